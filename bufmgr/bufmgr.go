@@ -1,0 +1,538 @@
+// Package bufmgr models PostgreSQL's shared buffer pool (bufmgr.c,
+// buf_table.c, buf_init.c): descriptors with their packed state words, the
+// buffer mapping table, pinning with the usage-count rules, victim selection
+// through package strategy, dirtying (including hint bits, which can write a
+// full-page image), writing with the WAL-before-data rule, eviction,
+// checkpoints' BufferSync, pg_buffercache rows and pg_stat_io counters.
+//
+// The pool is single-threaded: concurrent backends are simulated by package
+// sim, which interleaves them on a simulated clock. Every operation charges
+// its cost to the calling Backend's clock (Backend.Now).
+//
+// # Buffer mapping
+//
+// PostgreSQL hashes BufferTags in a partitioned hash table. Block numbers are
+// dense per relation, so the pool keeps a []pg.Buffer per relation indexed by
+// block number instead: the same answers, several times faster (see
+// ARCHITECTURE notes in the README).
+//
+// # Usage counts (PinBuffer)
+//
+// A backend's first pin of a buffer bumps usage by one up to 5 without a
+// strategy, and only from 0 to 1 with one; re-pinning a buffer the backend
+// already holds changes nothing. A victim buffer starts at usage 1 whether or
+// not a strategy is used (BufferAlloc). Eviction and invalidation reset it to 0.
+package bufmgr
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// Costs are simulated durations of buffer-manager work, in nanoseconds.
+type Costs struct {
+	PinNs       int64 // buffer table lookup + pin + unpin
+	WritePageNs int64 // pwrite of one 8 kB data page into the OS page cache
+	ChecksumNs  int64 // computing a page checksum before a write (data_checksums=on)
+	ReadCallNs  int64 // one read system call served from the OS page cache (seed 003: ~4 µs per 8 kB read)
+	ReadPageNs  int64 // each further 8 kB copied by a vectored read
+}
+
+// Config configures a pool.
+type Config struct {
+	NBuffers    int
+	Version     pg.Version
+	Checksums   bool // data_checksums
+	WALLogHints bool // wal_log_hints
+	IOWorkers   int  // io_method=worker (18+): the I/O worker pool; 0 = synchronous reads
+	Costs       Costs
+}
+
+// Validate reports every problem with c, one line each.
+func (c Config) Validate() error {
+	var errs []error
+	if c.NBuffers < 16 {
+		errs = append(errs, &pg.SettingError{Name: "shared_buffers", Value: fmt.Sprint(c.NBuffers), Allowed: "below the minimum of 16 buffers (128kB)"})
+	}
+	if c.Version < pg.MinVersion || c.Version > pg.MaxVersion {
+		errs = append(errs, &pg.SettingError{Name: "version", Value: fmt.Sprint(c.Version), Allowed: fmt.Sprintf("supported versions are %d to %d", pg.MinVersion, pg.MaxVersion)})
+	}
+	return joinErrs(errs)
+}
+
+// relStorage is one relation's storage manager state and mapping entries.
+type relStorage struct {
+	nblocks   int
+	permanent bool
+	mapping   []pg.Buffer // block → buffer holding it, or InvalidBuffer
+	lsn       []pg.LSN    // page LSN (pd_lsn) of each block
+}
+
+// Pool is the shared buffer pool of one cluster.
+type Pool struct {
+	cfg    Config
+	n      int
+	states []pg.BufState // [1..n]
+	tags   []pg.BufferTag
+	ctl    *strategy.Control
+	wal    *wal.WAL
+	rels   []*relStorage
+	io     *IOModel
+
+	// Stats are the pg_stat_io counters since the cluster started.
+	Stats IOStats
+}
+
+// NewPool builds an empty pool whose buffers are all on the free list.
+func NewPool(c Config, w *wal.WAL) (*Pool, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	p := &Pool{cfg: c, n: c.NBuffers, wal: w}
+	p.states = make([]pg.BufState, c.NBuffers+1)
+	p.tags = make([]pg.BufferTag, c.NBuffers+1)
+	p.ctl = strategy.NewControl(p.states)
+	p.io = newIOModel(c)
+	return p, nil
+}
+
+// NBuffers is the pool size.
+func (p *Pool) NBuffers() int { return p.n }
+
+// Control exposes the clock and free list (for display and invariants).
+func (p *Pool) Control() *strategy.Control { return p.ctl }
+
+// WAL is the log the pool writes ahead of its pages.
+func (p *Pool) WAL() *wal.WAL { return p.wal }
+
+// IO is the read-I/O model.
+func (p *Pool) IO() *IOModel { return p.io }
+
+// State is buffer b's state word.
+func (p *Pool) State(b pg.Buffer) pg.BufState { return p.states[b] }
+
+// Tag is buffer b's tag (meaningful only if FlagTagValid).
+func (p *Pool) Tag(b pg.Buffer) pg.BufferTag { return p.tags[b] }
+
+// CreateRel registers storage for relation id (smgrcreate).
+func (p *Pool) CreateRel(id pg.RelID, nblocks int, permanent bool) {
+	for int(id) >= len(p.rels) {
+		p.rels = append(p.rels, nil)
+	}
+	p.rels[id] = &relStorage{nblocks: nblocks, permanent: permanent,
+		mapping: make([]pg.Buffer, nblocks), lsn: make([]pg.LSN, nblocks)}
+}
+
+// NBlocks is RelationGetNumberOfBlocks.
+func (p *Pool) NBlocks(id pg.RelID) int { return p.rels[id].nblocks }
+
+// PageLSN is the LSN of a page, in cache or on disk.
+func (p *Pool) PageLSN(id pg.RelID, blk pg.BlockNumber) pg.LSN { return p.rels[id].lsn[blk] }
+
+// SetPageLSN is PageSetLSN after a WAL-logged change to a pinned, locked buffer.
+func (p *Pool) SetPageLSN(b pg.Buffer, lsn pg.LSN) {
+	t := p.tags[b]
+	p.rels[t.Rel].lsn[t.Block] = lsn
+}
+
+func (p *Pool) bufLSN(b pg.Buffer) pg.LSN {
+	t := p.tags[b]
+	return p.rels[t.Rel].lsn[t.Block]
+}
+
+// Lookup returns the buffer holding the tag, if any (BufTableLookup).
+func (p *Pool) Lookup(t pg.BufferTag) pg.Buffer {
+	r := p.rels[t.Rel]
+	if int(t.Block) < len(r.mapping) {
+		return r.mapping[t.Block]
+	}
+	return pg.InvalidBuffer
+}
+
+func ioContext(r *strategy.Ring) strategy.Kind {
+	if r == nil {
+		return strategy.Normal
+	}
+	return r.Kind
+}
+
+// PinForRead finds or allocates the buffer for a block and pins it
+// (PinBufferForBlock in 17+, the start of ReadBuffer_common before). On a hit
+// it counts a hit; on a miss the buffer is assigned to the tag and the caller
+// accounts for the read I/O (CountRead) — its contents are modelled as
+// available once the read completes.
+func (p *Pool) PinForRead(be *Backend, t pg.BufferTag, r *strategy.Ring) (pg.Buffer, bool, error) {
+	be.Now += p.cfg.Costs.PinNs
+	rel := p.rels[t.Rel]
+	if b := rel.mapping[t.Block]; b != pg.InvalidBuffer {
+		p.pin(be, b, r)
+		p.Stats.Rel[be.Type][ioContext(r)][OpHits]++
+		be.Buf.Hit++
+		return b, true, nil
+	}
+	b, err := p.getVictimBuffer(be, r)
+	if err != nil {
+		return pg.InvalidBuffer, false, err
+	}
+	p.assign(b, t, rel)
+	be.Buf.Read++
+	return b, false, nil
+}
+
+// CountRead counts one read I/O of nblocks blocks in pg_stat_io: from 18 on
+// "reads" counts I/Os, before 18 blocks.
+func (p *Pool) CountRead(be *Backend, r *strategy.Ring, nblocks int) {
+	c := &p.Stats.Rel[be.Type][ioContext(r)]
+	if p.cfg.Version >= 18 {
+		c[OpReads]++
+	} else {
+		c[OpReads] += int64(nblocks)
+	}
+	c[OpReadBlocks] += int64(nblocks)
+}
+
+// ReadBuffer is ReadBufferExtended(RBM_NORMAL) with a synchronous read on a miss.
+func (p *Pool) ReadBuffer(be *Backend, t pg.BufferTag, r *strategy.Ring) (pg.Buffer, bool, error) {
+	b, hit, err := p.PinForRead(be, t, r)
+	if err != nil || hit {
+		return b, hit, err
+	}
+	p.CountRead(be, r, 1)
+	be.Now = p.io.SyncRead(be.Now, 1)
+	return b, false, nil
+}
+
+// assign gives victim b (pinned once by the caller, invalid) the tag: BM_TAG_VALID | BM_VALID, usage 1.
+func (p *Pool) assign(b pg.Buffer, t pg.BufferTag, rel *relStorage) {
+	s := p.states[b]&pg.RefcountMask | pg.FlagTagValid | pg.FlagValid
+	if rel.permanent {
+		s |= pg.FlagPermanent
+	}
+	p.states[b] = s.WithUsage(1)
+	p.tags[b] = t
+	rel.mapping[t.Block] = b
+}
+
+// getVictimBuffer is GetVictimBuffer: take a buffer from the strategy, pin it,
+// write it if dirty (unless a BULKREAD ring rejects it because the write would
+// need a WAL flush), count the eviction or reuse, and invalidate it.
+func (p *Pool) getVictimBuffer(be *Backend, r *strategy.Ring) (pg.Buffer, error) {
+	ctx := ioContext(r)
+	for {
+		b, fromRing, err := p.ctl.GetBuffer(r)
+		if err != nil {
+			return pg.InvalidBuffer, err
+		}
+		p.pinLocked(be, b)
+		s := p.states[b]
+		if s&pg.FlagDirty != 0 {
+			if r != nil && p.wal.NeedsFlush(p.bufLSN(b)) && r.RejectBuffer(b, fromRing) {
+				p.Unpin(be, b)
+				be.Rejects++
+				continue
+			}
+			p.flushBuffer(be, b, ctx)
+		}
+		if s&pg.FlagValid != 0 {
+			if fromRing {
+				p.Stats.Rel[be.Type][ctx][OpReuses]++
+			} else {
+				p.Stats.Rel[be.Type][ctx][OpEvictions]++
+			}
+		}
+		p.invalidateVictim(b)
+		return b, nil
+	}
+}
+
+// invalidateVictim is InvalidateVictimBuffer: drop the mapping entry, clear flags and usage; the pins stay.
+func (p *Pool) invalidateVictim(b pg.Buffer) {
+	s := p.states[b]
+	if s&pg.FlagTagValid != 0 {
+		t := p.tags[b]
+		p.rels[t.Rel].mapping[t.Block] = pg.InvalidBuffer
+	}
+	p.states[b] = s & pg.RefcountMask
+}
+
+// flushBuffer is FlushBuffer: XLogFlush up to the page LSN for a permanent
+// buffer, write the page, mark it clean, count the write in ctx.
+func (p *Pool) flushBuffer(be *Backend, b pg.Buffer, ctx strategy.Kind) {
+	s := p.states[b]
+	if s&pg.FlagPermanent != 0 {
+		be.Now = p.wal.Flush(be.Now, &be.WAL, p.bufLSN(b))
+	}
+	be.Now += p.cfg.Costs.WritePageNs
+	if p.cfg.Checksums {
+		be.Now += p.cfg.Costs.ChecksumNs
+	}
+	p.states[b] = s &^ (pg.FlagDirty | pg.FlagJustDirtied | pg.FlagCheckpointNeed)
+	p.Stats.Rel[be.Type][ctx][OpWrites]++
+	be.Buf.Written++
+}
+
+// Extend is ExtendBufferedRel for one block: a new zeroed page at the end of
+// the relation, in a fresh victim buffer at usage 1, pinned. Counted as an extend in ctx.
+func (p *Pool) Extend(be *Backend, id pg.RelID, r *strategy.Ring) (pg.Buffer, pg.BlockNumber, error) {
+	be.Now += p.cfg.Costs.PinNs
+	b, err := p.getVictimBuffer(be, r)
+	if err != nil {
+		return pg.InvalidBuffer, 0, err
+	}
+	rel := p.rels[id]
+	blk := pg.BlockNumber(rel.nblocks)
+	rel.nblocks++
+	rel.mapping = append(rel.mapping, pg.InvalidBuffer)
+	rel.lsn = append(rel.lsn, 0)
+	p.assign(b, pg.BufferTag{Rel: id, Block: blk}, rel)
+	p.Stats.Rel[be.Type][ioContext(r)][OpExtends]++
+	return b, blk, nil
+}
+
+// MarkBufferDirty sets BM_DIRTY | BM_JUST_DIRTIED; counts shared dirtied if it was clean.
+func (p *Pool) MarkBufferDirty(be *Backend, b pg.Buffer) {
+	s := p.states[b]
+	if s&pg.FlagDirty == 0 {
+		be.Buf.Dirtied++
+	}
+	p.states[b] = s | pg.FlagDirty | pg.FlagJustDirtied
+}
+
+// XLogHintBitIsNeeded is data_checksums || wal_log_hints.
+func (p *Pool) XLogHintBitIsNeeded() bool { return p.cfg.Checksums || p.cfg.WALLogHints }
+
+// MarkBufferDirtyHint is MarkBufferDirtyHint for a standard page with the given
+// hole (pd_upper − pd_lower): nothing if already DIRTY and JUST_DIRTIED;
+// otherwise, when hint bits need WAL (checksums or wal_log_hints) and the page
+// has not been logged since the redo pointer, an XLOG_FPI_FOR_HINT
+// (XLogSaveBufferForHint) whose LSN becomes the page LSN if this call dirties it.
+func (p *Pool) MarkBufferDirtyHint(be *Backend, b pg.Buffer, hole int) {
+	s := p.states[b]
+	if s&(pg.FlagDirty|pg.FlagJustDirtied) == pg.FlagDirty|pg.FlagJustDirtied {
+		return
+	}
+	var lsn pg.LSN
+	if p.XLogHintBitIsNeeded() && s&pg.FlagPermanent != 0 {
+		if p.bufLSN(b) <= p.wal.RedoRecPtr() {
+			lsn, be.Now = p.wal.Insert(be.Now, &be.WAL, wal.FPIForHint(hole), 1)
+		}
+	}
+	s = p.states[b]
+	if s&pg.FlagDirty == 0 {
+		if lsn != 0 {
+			p.SetPageLSN(b, lsn)
+		}
+		be.Buf.Dirtied++
+	}
+	p.states[b] = s | pg.FlagDirty | pg.FlagJustDirtied
+}
+
+// pin is PinBuffer: the first pin by this backend bumps usage (to at most 5
+// without a strategy; only 0→1 with one); further pins change nothing shared.
+func (p *Pool) pin(be *Backend, b pg.Buffer, r *strategy.Ring) {
+	if be.addPrivate(b) {
+		return
+	}
+	s := p.states[b] + pg.RefcountOne
+	if u := s.Usage(); r == nil {
+		if u < pg.MaxUsageCount {
+			s += pg.UsageOne
+		}
+	} else if u == 0 {
+		s += pg.UsageOne
+	}
+	p.states[b] = s
+}
+
+// pinLocked is PinBuffer_Locked: a pin without touching the usage count.
+func (p *Pool) pinLocked(be *Backend, b pg.Buffer) {
+	if !be.addPrivate(b) {
+		p.states[b] += pg.RefcountOne
+	}
+}
+
+// Pin pins a buffer the backend already knows about (IncrBufferRefCount / a hit by buffer number).
+func (p *Pool) Pin(be *Backend, b pg.Buffer, r *strategy.Ring) { p.pin(be, b, r) }
+
+// Unpin is UnpinBuffer / ReleaseBuffer: drops one private pin; the last one drops the shared refcount.
+func (p *Pool) Unpin(be *Backend, b pg.Buffer) {
+	if be.dropPrivate(b) {
+		p.states[b] -= pg.RefcountOne
+	}
+}
+
+// EvictResult is what pg_buffercache_evict_relation / _all return.
+type EvictResult struct{ Evicted, Flushed, Skipped int }
+
+// Evict is EvictUnpinnedBufferInternal over every valid buffer of rel (or of
+// every relation when all): flush if dirty (context normal, by be), then
+// invalidate. Buffers do NOT go back on the free list.
+func (p *Pool) Evict(be *Backend, rel pg.RelID, all bool) EvictResult {
+	var res EvictResult
+	for b := pg.Buffer(1); int(b) <= p.n; b++ {
+		s := p.states[b]
+		if s&pg.FlagValid == 0 || (!all && p.tags[b].Rel != rel) {
+			continue
+		}
+		if s.Refcount() > 0 {
+			res.Skipped++
+			continue
+		}
+		p.pinLocked(be, b)
+		if s&pg.FlagDirty != 0 {
+			p.flushBuffer(be, b, strategy.Normal)
+			res.Flushed++
+		}
+		p.invalidateVictim(b)
+		p.Unpin(be, b)
+		res.Evicted++
+	}
+	return res
+}
+
+// DropRelBuffers is DropRelationBuffers + InvalidateBuffer for every buffer of
+// rel (DROP, TRUNCATE): the buffers go to the head of the free list.
+func (p *Pool) DropRelBuffers(rel pg.RelID) {
+	for b := pg.Buffer(1); int(b) <= p.n; b++ {
+		if p.states[b]&pg.FlagTagValid != 0 && p.tags[b].Rel == rel {
+			p.invalidateVictim(b)
+			p.ctl.FreeBuffer(b)
+		}
+	}
+	r := p.rels[rel]
+	r.nblocks = 0
+	r.mapping = r.mapping[:0]
+	r.lsn = r.lsn[:0]
+}
+
+// BufferSync is the buffer part of a checkpoint (CheckPointBuffers): mark every
+// dirty permanent buffer, write them in tag order with SyncOneBuffer (no usage
+// change, buffers stay valid), counted for the checkpointer in context normal.
+func (p *Pool) BufferSync(be *Backend, all bool) int {
+	var todo []pg.Buffer
+	for b := pg.Buffer(1); int(b) <= p.n; b++ {
+		s := p.states[b]
+		if s&pg.FlagDirty != 0 && (all || s&pg.FlagPermanent != 0) {
+			p.states[b] = s | pg.FlagCheckpointNeed
+			todo = append(todo, b)
+		}
+	}
+	sort.Slice(todo, func(i, j int) bool {
+		a, c := p.tags[todo[i]], p.tags[todo[j]]
+		if a.Rel != c.Rel {
+			return a.Rel < c.Rel
+		}
+		if a.Fork != c.Fork {
+			return a.Fork < c.Fork
+		}
+		return a.Block < c.Block
+	})
+	written := 0
+	for _, b := range todo {
+		s := p.states[b]
+		if s&pg.FlagCheckpointNeed == 0 || s&pg.FlagDirty == 0 {
+			continue
+		}
+		p.pinLocked(be, b)
+		p.flushBuffer(be, b, strategy.Normal)
+		p.Unpin(be, b)
+		written++
+	}
+	return written
+}
+
+// Reset empties the pool as a restart does: every buffer invalid and on the
+// free list, the clock hand at the start (dirty buffers must have been written).
+func (p *Pool) Reset() {
+	for b := range p.states {
+		p.states[b] = 0
+	}
+	for _, r := range p.rels {
+		if r != nil {
+			for i := range r.mapping {
+				r.mapping[i] = pg.InvalidBuffer
+			}
+		}
+	}
+	p.ctl = strategy.NewControl(p.states)
+	p.io = newIOModel(p.cfg)
+}
+
+// Row is one pg_buffercache row.
+type Row struct {
+	Buffer  pg.Buffer
+	Valid   bool
+	Tag     pg.BufferTag
+	Dirty   bool
+	Usage   int
+	Pinning int
+}
+
+// Contents returns pg_buffercache in buffer order.
+func (p *Pool) Contents() []Row {
+	rows := make([]Row, 0, p.n)
+	for b := pg.Buffer(1); int(b) <= p.n; b++ {
+		s := p.states[b]
+		rows = append(rows, Row{Buffer: b, Valid: s&pg.FlagValid != 0, Tag: p.tags[b],
+			Dirty: s&pg.FlagDirty != 0, Usage: s.Usage(), Pinning: s.Refcount()})
+	}
+	return rows
+}
+
+// CheckInvariants verifies: one buffer per tag and mapping ↔ tags agree; usage
+// ≤ 5; shared refcounts equal the backends' private pins; free-list buffers are
+// invalid; every ring slot is inside the pool.
+func (p *Pool) CheckInvariants(backends []*Backend, rings []*strategy.Ring) error {
+	pins := map[pg.Buffer]int{}
+	for _, be := range backends {
+		for _, e := range be.pins {
+			pins[e.b]++
+		}
+	}
+	for b := pg.Buffer(1); int(b) <= p.n; b++ {
+		s := p.states[b]
+		if s.Usage() > pg.MaxUsageCount {
+			return fmt.Errorf("invariant: buffer %d has usage count %d > %d", b, s.Usage(), pg.MaxUsageCount)
+		}
+		if s.Refcount() != pins[b] {
+			return fmt.Errorf("invariant: buffer %d has refcount %d but %d backends pin it", b, s.Refcount(), pins[b])
+		}
+		if s&pg.FlagTagValid != 0 {
+			t := p.tags[b]
+			if int(t.Rel) >= len(p.rels) || p.rels[t.Rel] == nil || int(t.Block) >= len(p.rels[t.Rel].mapping) {
+				return fmt.Errorf("invariant: buffer %d has tag %+v outside its relation", b, t)
+			}
+			if m := p.rels[t.Rel].mapping[t.Block]; m != b {
+				return fmt.Errorf("invariant: buffer %d holds %+v but the mapping says buffer %d", b, t, m)
+			}
+		}
+	}
+	for id, r := range p.rels {
+		if r == nil {
+			continue
+		}
+		for blk, b := range r.mapping {
+			if b == pg.InvalidBuffer {
+				continue
+			}
+			if p.states[b]&pg.FlagTagValid == 0 || p.tags[b] != (pg.BufferTag{Rel: pg.RelID(id), Block: pg.BlockNumber(blk)}) {
+				return fmt.Errorf("invariant: mapping of rel %d block %d points at buffer %d holding something else", id, blk, b)
+			}
+		}
+	}
+	for _, b := range p.ctl.FreeList() {
+		if p.states[b]&pg.FlagValid != 0 {
+			return fmt.Errorf("invariant: buffer %d is valid but on the free list", b)
+		}
+	}
+	for _, r := range rings {
+		if err := r.Check(p.n); err != nil {
+			return fmt.Errorf("invariant: %w", err)
+		}
+	}
+	return nil
+}

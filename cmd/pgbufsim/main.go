@@ -1,0 +1,134 @@
+// Command pgbufsim runs pgbufsim scenarios: a deterministic simulation of
+// PostgreSQL's shared buffer manager.
+//
+//	pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn
+//	pgbufsim help [settings]
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/pgbufsim/pgbufsim/scenario"
+	"github.com/pgbufsim/pgbufsim/sim"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "help", "-h", "--help":
+		help(stdout, args[1:])
+		return 0
+	case "run":
+		return runCmd(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "pgbufsim: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn\n       pgbufsim help [settings]")
+}
+
+func help(w io.Writer, args []string) {
+	if len(args) > 0 && args[0] == "settings" {
+		s, _ := sim.DefaultSettings(18)
+		fmt.Fprintln(w, "Settings (PostgreSQL names; defaults shown for version 18):")
+		for _, n := range s.Names() {
+			fmt.Fprintf(w, "  %-34s %s\n", n, s.Format(n))
+		}
+		return
+	}
+	usage(w)
+	fmt.Fprintln(w, "\nScenario commands:")
+	for _, c := range sim.Commands {
+		fmt.Fprintf(w, "  %s\n      %s\n", c.Usage, c.Help)
+	}
+}
+
+func runCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "output format: text or json")
+	rewrite := fs.Bool("rewrite", false, "rewrite the file's ---- blocks with the output")
+	seed := fs.Uint64("seed", 1, "PRNG seed")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		usage(stderr)
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "pgbufsim: --format=%s: must be text or json\n", *format)
+		return 2
+	}
+	path := fs.Arg(0)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim: %v\n", err)
+		return 1
+	}
+	f, err := scenario.Parse(path, string(src))
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim: %v\n", err)
+		return 1
+	}
+	env := &sim.Env{Seed: *seed}
+	var outs []string
+	var steps []map[string]any
+	status := 0
+	for _, st := range f.Steps {
+		o, err := env.Exec(st.Cmd, st.Args)
+		text := o.Text
+		if err != nil {
+			text = "error: " + err.Error()
+			if st.Expected == nil && !*rewrite {
+				fmt.Fprintf(stderr, "%s:%d: %v\n", path, st.Line, err)
+				return 1
+			}
+		}
+		outs = append(outs, text)
+		if *format == "json" {
+			steps = append(steps, map[string]any{"line": st.Line, "command": st.Text, "result": o.JSON})
+		} else if !*rewrite {
+			fmt.Fprintf(stdout, "> %s\n%s\n\n", st.Text, text)
+		}
+		if st.Expected != nil && !*rewrite && strings.TrimRight(*st.Expected, "\n") != strings.TrimRight(text, "\n") {
+			fmt.Fprintf(stderr, "%s:%d: output differs from the file's block\n--- expected\n%s\n+++ got\n%s\n", path, st.Line, *st.Expected, text)
+			status = 1
+		}
+	}
+	if *rewrite {
+		if err := os.WriteFile(path, []byte(f.Rewrite(outs)), 0o644); err != nil {
+			fmt.Fprintf(stderr, "pgbufsim: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	if *format == "json" {
+		settings := map[string]any{}
+		if env.C != nil {
+			for _, n := range env.C.S.Names() {
+				settings[n] = env.C.S.Format(n)
+			}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"settings": settings, "steps": steps}); err != nil {
+			fmt.Fprintf(stderr, "pgbufsim: %v\n", err)
+			return 1
+		}
+	}
+	return status
+}

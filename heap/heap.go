@@ -1,0 +1,165 @@
+// Package heap models the heap access method's side of the buffer story:
+// PostgreSQL's page layout (how many tuples fit, where pd_lower and pd_upper
+// end up, hence the hole a full-page image leaves out), per-page hint-bit and
+// visibility-map state, and what reading a page does to it (page-at-a-time
+// visibility checks that set HEAP_XMIN_COMMITTED and call MarkBufferDirtyHint).
+package heap
+
+import (
+	"fmt"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+)
+
+// Page layout constants (bufpage.h, htup_details.h).
+const (
+	SizeOfPageHeaderData = 24
+	SizeOfItemID         = 4
+	SizeofHeapTupleHdr   = 23
+	MaxHeapTuplesPerPage = 291
+)
+
+// Page flags kept per heap page.
+const (
+	PageHinted     uint8 = 1 << iota // every tuple has HEAP_XMIN_COMMITTED (or is frozen)
+	PageAllVisible                   // PD_ALL_VISIBLE and the VM's all-visible bit
+	PageAllFrozen                    // the VM's all-frozen bit
+)
+
+// Shape is a table's row shape.
+type Shape struct {
+	TupleLen   int // heap tuple length with its header (pg_column_size of the row)
+	Fillfactor int // 10..100
+	// PlannerWidth is the width the planner assumes per row when the table has
+	// no statistics (get_rel_data_width: a text column counts 32).
+	PlannerWidth int
+}
+
+// TuplesPerPage is how many tuples INSERT puts on one page: a tuple goes on
+// the page while MAXALIGN(len) plus a new line pointer fits in the free space
+// left above the fillfactor reserve (RelationGetBufferForTuple, PageGetHeapFreeSpace).
+func (s Shape) TuplesPerPage() int {
+	a := pg.MaxAlign(s.TupleLen)
+	save := pg.BLCKSZ * (100 - s.Fillfactor) / 100
+	n := 0
+	for n < MaxHeapTuplesPerPage {
+		free := pg.BLCKSZ - n*a - (SizeOfPageHeaderData + SizeOfItemID*n) - SizeOfItemID
+		need := a
+		if n > 0 { // an empty page always takes one tuple
+			need += save
+		}
+		if free < need {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// Hole is pd_upper − pd_lower of a page holding n such tuples: what a
+// full-page image of a standard page leaves out.
+func (s Shape) Hole(n int) int {
+	lower := SizeOfPageHeaderData + SizeOfItemID*n
+	upper := pg.BLCKSZ - pg.MaxAlign(s.TupleLen)*n
+	if upper <= lower {
+		return 0
+	}
+	return upper - lower
+}
+
+// Validate checks the shape.
+func (s Shape) Validate() error {
+	if s.TupleLen < SizeofHeapTupleHdr+1 || pg.MaxAlign(s.TupleLen) > pg.BLCKSZ-SizeOfPageHeaderData-SizeOfItemID {
+		return &pg.SettingError{Name: "tuple_bytes", Value: fmt.Sprint(s.TupleLen),
+			Allowed: fmt.Sprintf("must be between %d and %d (a heap tuple must fit on an 8kB page)", SizeofHeapTupleHdr+1, pg.BLCKSZ-SizeOfPageHeaderData-SizeOfItemID)}
+	}
+	if s.Fillfactor < 10 || s.Fillfactor > 100 {
+		return &pg.SettingError{Name: "fillfactor", Value: fmt.Sprint(s.Fillfactor), Allowed: "must be between 10 and 100"}
+	}
+	return nil
+}
+
+// Relation is a heap table's logical state.
+type Relation struct {
+	ID    pg.RelID
+	Name  string
+	Shape Shape
+	// Rows is the number of live rows (all committed).
+	Rows int64
+	// RelTuples is pg_class.reltuples: -1 until the first VACUUM or ANALYZE.
+	RelTuples float64
+	RelPages  int
+	// Autovacuum records autovacuum_enabled (autovacuum is not simulated yet).
+	Autovacuum bool
+	// Declared is the number of rows the scenario declared for the table (what insert loads).
+	Declared int64
+	// TargetBlock is rd_targblock, where the next insert tries first.
+	TargetBlock pg.BlockNumber
+
+	flags   []uint8
+	ntuples []uint16
+}
+
+// NewRelation returns an empty relation.
+func NewRelation(id pg.RelID, name string, s Shape) *Relation {
+	return &Relation{ID: id, Name: name, Shape: s, RelTuples: -1, TargetBlock: pg.InvalidBlockNumber, Autovacuum: true}
+}
+
+// NPages is the number of heap pages.
+func (r *Relation) NPages() int { return len(r.flags) }
+
+// Tuples is the number of tuples on page blk.
+func (r *Relation) Tuples(blk pg.BlockNumber) int { return int(r.ntuples[blk]) }
+
+// Flags returns page blk's flags.
+func (r *Relation) Flags(blk pg.BlockNumber) uint8 { return r.flags[blk] }
+
+// SetFlags ors f into page blk's flags.
+func (r *Relation) SetFlags(blk pg.BlockNumber, f uint8) { r.flags[blk] |= f }
+
+// ClearFlags clears f on page blk.
+func (r *Relation) ClearFlags(blk pg.BlockNumber, f uint8) { r.flags[blk] &^= f }
+
+// AddPage appends an empty page (after the buffer manager extended the relation).
+func (r *Relation) AddPage() pg.BlockNumber {
+	r.flags = append(r.flags, 0)
+	r.ntuples = append(r.ntuples, 0)
+	return pg.BlockNumber(len(r.flags) - 1)
+}
+
+// AddTuple records one more tuple on page blk. An unhinted tuple clears the page's hinted state.
+func (r *Relation) AddTuple(blk pg.BlockNumber, frozen bool) {
+	r.ntuples[blk]++
+	r.Rows++
+	if !frozen {
+		r.flags[blk] &^= PageHinted | PageAllVisible | PageAllFrozen
+	}
+}
+
+// Fits reports whether one more tuple fits on page blk.
+func (r *Relation) Fits(blk pg.BlockNumber) bool {
+	return int(r.ntuples[blk]) < r.Shape.TuplesPerPage()
+}
+
+// Hole is the FPI hole of page blk as it is now.
+func (r *Relation) Hole(blk pg.BlockNumber) int { return r.Shape.Hole(int(r.ntuples[blk])) }
+
+// Truncate empties the relation (TRUNCATE: a new relfilenode).
+func (r *Relation) Truncate() {
+	r.flags, r.ntuples = r.flags[:0], r.ntuples[:0]
+	r.Rows = 0
+	r.TargetBlock = pg.InvalidBlockNumber
+}
+
+// CountVisibility is pg_visibility_map_summary(): all-visible and all-frozen pages.
+func (r *Relation) CountVisibility() (allVisible, allFrozen int) {
+	for _, f := range r.flags {
+		if f&PageAllVisible != 0 {
+			allVisible++
+		}
+		if f&PageAllFrozen != 0 {
+			allFrozen++
+		}
+	}
+	return
+}

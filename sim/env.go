@@ -1,0 +1,382 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+)
+
+// Env runs scenario commands against a cluster. Each command prints text (and
+// a JSON value for --format=json); bad input returns an error naming the
+// offending word and what would be accepted.
+type Env struct {
+	C    *Cluster
+	Seed uint64
+	// CheckInvariants runs the pool's invariant checks after every command (tests turn it on).
+	CheckInvariants bool
+}
+
+// Output is one command's result.
+type Output struct {
+	Text string
+	JSON any
+}
+
+// Command describes one scenario command; the table drives dispatch and `pgbufsim help`.
+type Command struct {
+	Name    string
+	Usage   string
+	Help    string
+	handler func(e *Env, args []datadriven.CmdArg) (Output, error)
+}
+
+// Commands is the scenario language's command table.
+var Commands []Command
+
+func init() {
+	Commands = []Command{
+		// Example: cluster version=18 shared_buffers=128MB data_checksums=on
+		{"cluster", "cluster version=N [GUC=value ...]", "initdb and start a new cluster (defaults are the version's own)", (*Env).cmdCluster},
+		// Example: set effective_io_concurrency=32
+		{"set", "set GUC=value ...", "change a run-time setting (restart-only settings are refused)", (*Env).cmdSet},
+		// Example: restart
+		{"restart", "restart", "shutdown checkpoint, shared buffers emptied, free list refilled", (*Env).cmdRestart},
+		// Example: table big rows=131072 tuple_bytes=1832 autovacuum=off
+		{"table", "table NAME (rows=N | pages=N) [tuple_bytes=B | columns=(int4, text:1800, ...) | tuples_per_page=K] [fillfactor=F] [autovacuum=on|off]", "CREATE TABLE with a row shape; rows/pages is what insert loads", (*Env).cmdTable},
+		// Example: insert big
+		{"insert", "insert TABLE [rows=N]", "INSERT INTO TABLE SELECT … (the table's declared rows by default)", (*Env).cmdInsert},
+		// Example: checkpoint
+		{"checkpoint", "checkpoint", "CHECKPOINT", (*Env).cmdCheckpoint},
+		// Example: evict all
+		{"evict", "evict all | evict TABLE", "pg_buffercache_evict_all() / pg_buffercache_evict_relation()", (*Env).cmdEvict},
+		// Example: scan big repeat=6
+		{"scan", "scan TABLE [repeat=N]", "SELECT count(*) FROM TABLE", (*Env).cmdScan},
+		// Example: vacuum big
+		{"vacuum", "vacuum TABLE [freeze]", "VACUUM [FREEZE] TABLE", (*Env).cmdVacuum},
+		// Example: sleep 1s
+		{"sleep", "sleep DURATION", "let simulated time pass (background processes run)", (*Env).cmdSleep},
+		// Example: mark before
+		{"mark", "mark NAME", "remember the WAL position and all counters", (*Env).cmdMark},
+		// Example: show buffercache big hot
+		{"show", "show buffercache [TABLE ...] | show io [context=C] [since=MARK] | show wal [since=MARK] | show settings | show visibility TABLE", "pg_buffercache, pg_stat_io, WAL, settings, pg_visibility_map_summary", (*Env).cmdShow},
+	}
+}
+
+// Exec runs one parsed command line.
+func (e *Env) Exec(cmd string, args []datadriven.CmdArg) (out Output, err error) {
+	for i := range Commands {
+		if Commands[i].Name == cmd {
+			if cmd != "cluster" && e.C == nil {
+				return Output{}, fmt.Errorf("%s: no cluster yet (start with: cluster version=18 ...)", cmd)
+			}
+			out, err = Commands[i].handler(e, args)
+			if err == nil && e.CheckInvariants && e.C != nil {
+				if ierr := e.C.CheckInvariants(); ierr != nil {
+					return out, fmt.Errorf("after %s: %w", cmd, ierr)
+				}
+			}
+			return out, err
+		}
+	}
+	var names []string
+	for _, c := range Commands {
+		names = append(names, c.Name)
+	}
+	return Output{}, fmt.Errorf("unknown command %q (commands: %s)", cmd, strings.Join(names, ", "))
+}
+
+// argVal returns key=value's single value.
+func argVal(a datadriven.CmdArg) (string, error) {
+	if len(a.Vals) != 1 {
+		return "", fmt.Errorf("%s: expected one value (%s=...)", a.Key, a.Key)
+	}
+	return a.Vals[0], nil
+}
+
+func positional(a datadriven.CmdArg) bool { return len(a.Vals) == 0 }
+
+func (e *Env) cmdCluster(args []datadriven.CmdArg) (Output, error) {
+	v := pg.MaxVersion
+	for _, a := range args {
+		if a.Key == "version" {
+			s, err := argVal(a)
+			if err != nil {
+				return Output{}, err
+			}
+			n, err := strconv.Atoi(s)
+			if err != nil || n < int(pg.MinVersion) || n > int(pg.MaxVersion) {
+				return Output{}, &pg.SettingError{Name: "version", Value: s, Allowed: fmt.Sprintf("supported versions are %d to %d", pg.MinVersion, pg.MaxVersion)}
+			}
+			v = pg.Version(n)
+		}
+	}
+	s, err := DefaultSettings(v)
+	if err != nil {
+		return Output{}, err
+	}
+	var notices []string
+	for _, a := range args {
+		if a.Key == "version" {
+			continue
+		}
+		if positional(a) {
+			return Output{}, fmt.Errorf("%s: expected GUC=value", a.Key)
+		}
+		val, err := argVal(a)
+		if err != nil {
+			return Output{}, err
+		}
+		n, err := s.Set(a.Key, val)
+		if err != nil {
+			return Output{}, err
+		}
+		if n != "" {
+			notices = append(notices, n)
+		}
+	}
+	c, err := NewCluster(s, e.Seed)
+	if err != nil {
+		return Output{}, err
+	}
+	e.C = c
+	text := "ok"
+	if len(notices) > 0 {
+		text = strings.Join(notices, "\n")
+	}
+	return Output{Text: text, JSON: map[string]any{"notices": notices}}, nil
+}
+
+func (e *Env) cmdSet(args []datadriven.CmdArg) (Output, error) {
+	if len(args) == 0 {
+		return Output{}, fmt.Errorf("set: expected GUC=value")
+	}
+	next := e.C.S.clone()
+	var notices []string
+	for _, a := range args {
+		val, err := argVal(a)
+		if err != nil {
+			return Output{}, err
+		}
+		g := lookupGUC(a.Key)
+		if g != nil && g.restart && g.since <= next.Version {
+			if g.initdb {
+				return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "is chosen at initdb; start a new cluster with cluster ... " + a.Key + "=" + val}
+			}
+			return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "cannot be changed without restarting the server (set it on the cluster command)"}
+		}
+		n, err := next.Set(a.Key, val)
+		if err != nil {
+			return Output{}, err
+		}
+		if n != "" {
+			notices = append(notices, n)
+		}
+	}
+	e.C.S = next
+	text := "ok"
+	if len(notices) > 0 {
+		text = strings.Join(notices, "\n")
+	}
+	return Output{Text: text, JSON: map[string]any{"notices": notices}}, nil
+}
+
+func (e *Env) cmdRestart(args []datadriven.CmdArg) (Output, error) {
+	if len(args) > 0 {
+		return Output{}, fmt.Errorf("restart: takes no arguments")
+	}
+	c := e.C
+	// Shutdown checkpoint: every dirty buffer written, WAL flushed; then an empty pool.
+	if _, err := c.checkpoint(); err != nil {
+		return Output{}, err
+	}
+	c.pool.Reset()
+	c.sync = syncScanTable{}
+	return Output{Text: "ok", JSON: map[string]any{}}, nil
+}
+
+func (e *Env) cmdSleep(args []datadriven.CmdArg) (Output, error) {
+	if len(args) != 1 || !positional(args[0]) {
+		return Output{}, fmt.Errorf("sleep: expected one duration, e.g. sleep 200ms")
+	}
+	ns, err := pg.ParseDuration(args[0].Key, 1e9)
+	if err != nil || ns < 0 {
+		return Output{}, fmt.Errorf("sleep %s: %v", args[0].Key, err)
+	}
+	e.C.advanceTo(e.C.now + ns)
+	return Output{Text: "ok", JSON: map[string]any{}}, nil
+}
+
+func (e *Env) table(name string) (*heap.Relation, error) {
+	r, ok := e.C.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("relation %q does not exist", name)
+	}
+	return r, nil
+}
+
+func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
+	if len(args) == 0 || !positional(args[0]) {
+		return Output{}, fmt.Errorf("table: expected a name: table NAME rows=N ...")
+	}
+	name := args[0].Key
+	if _, ok := e.C.byName[name]; ok {
+		return Output{}, fmt.Errorf("table %s: relation %q already exists", name, name)
+	}
+	shape := heap.Shape{TupleLen: 28, Fillfactor: 100, PlannerWidth: 4}
+	var rows, pages int64 = -1, -1
+	tpp := 0
+	autovac := true
+	haveShape := false
+	for _, a := range args[1:] {
+		if positional(a) {
+			return Output{}, fmt.Errorf("table %s: unexpected %q (expected key=value)", name, a.Key)
+		}
+		if a.Key == "columns" {
+			w, pw, err := columnsWidth(a.Vals)
+			if err != nil {
+				return Output{}, fmt.Errorf("table %s: columns: %w", name, err)
+			}
+			shape.TupleLen, shape.PlannerWidth, haveShape = w, pw, true
+			continue
+		}
+		val, err := argVal(a)
+		if err != nil {
+			return Output{}, err
+		}
+		num := func(lo int64, allowed string) (int64, error) {
+			n, err := strconv.ParseInt(val, 10, 64)
+			if err != nil || n < lo {
+				return 0, &pg.SettingError{Name: a.Key, Value: val, Allowed: allowed}
+			}
+			return n, nil
+		}
+		switch a.Key {
+		case "rows":
+			if rows, err = num(1, "must be a whole number of rows, at least 1"); err != nil {
+				return Output{}, err
+			}
+		case "pages":
+			if pages, err = num(1, "a table of 0 pages cannot be loaded; pages must be at least 1"); err != nil {
+				return Output{}, err
+			}
+		case "tuple_bytes":
+			n, err := num(24, "must be between 24 and 8160 bytes (a heap tuple with its 23-byte header)")
+			if err != nil {
+				return Output{}, err
+			}
+			// (id int4, pad text): the planner sees int4 (4) + text (32).
+			shape.TupleLen, shape.PlannerWidth, haveShape = int(n), 36, true
+		case "tuples_per_page":
+			n, err := num(1, "must be between 1 and 291 (MaxHeapTuplesPerPage)")
+			if err != nil || n > heap.MaxHeapTuplesPerPage {
+				return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "must be between 1 and 291 (MaxHeapTuplesPerPage)"}
+			}
+			tpp = int(n)
+		case "fillfactor":
+			n, err := num(10, "must be between 10 and 100")
+			if err != nil || n > 100 {
+				return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "must be between 10 and 100"}
+			}
+			shape.Fillfactor = int(n)
+		case "autovacuum":
+			switch val {
+			case "on", "true":
+				autovac = true
+			case "off", "false":
+				autovac = false
+			default:
+				return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "must be on or off"}
+			}
+		default:
+			return Output{}, fmt.Errorf("table %s: unknown option %q (rows, pages, tuple_bytes, columns, tuples_per_page, fillfactor, autovacuum)", name, a.Key)
+		}
+	}
+	if tpp > 0 {
+		if haveShape {
+			return Output{}, fmt.Errorf("table %s: give tuples_per_page or a row shape (tuple_bytes, columns), not both", name)
+		}
+		// The widest MAXALIGNed tuple of which tpp fit on a page.
+		shape.TupleLen = ((pg.BLCKSZ-heap.SizeOfPageHeaderData)/tpp - heap.SizeOfItemID) &^ 7
+		shape.PlannerWidth = 36
+	}
+	if err := shape.Validate(); err != nil {
+		return Output{}, err
+	}
+	if rows < 0 && pages < 0 {
+		return Output{}, fmt.Errorf("table %s: give its size as rows=N or pages=N", name)
+	}
+	if rows >= 0 && pages >= 0 {
+		return Output{}, fmt.Errorf("table %s: give rows=N or pages=N, not both", name)
+	}
+	if rows < 0 {
+		rows = pages * int64(shape.TuplesPerPage())
+	}
+	c := e.C
+	id := pg.RelID(len(c.rels))
+	r := heap.NewRelation(id, name, shape)
+	r.Autovacuum = autovac
+	r.Declared = rows
+	c.rels = append(c.rels, r)
+	c.byName[name] = r
+	c.pool.CreateRel(id, 0, true)
+	if c.inXact {
+		c.xactNew[id] = true
+	}
+	text := fmt.Sprintf("ok: %d bytes a tuple, %d tuples a page, hole %d bytes", shape.TupleLen, shape.TuplesPerPage(), shape.Hole(shape.TuplesPerPage()))
+	return Output{Text: text, JSON: map[string]any{"tuple_bytes": shape.TupleLen, "tuples_per_page": shape.TuplesPerPage()}}, nil
+}
+
+// columnsWidth computes a row's heap tuple length with PostgreSQL's
+// alignment (heap_compute_data_size): int2/int4/int8/float8/bool/date/
+// timestamp/uuid fixed-width at their alignment; text:N a varlena of N bytes
+// (1-byte header when it fits in 126 bytes, else 4-byte header, int-aligned).
+// The planner's width counts 32 for a text column.
+func columnsWidth(cols []string) (tlen, plannerWidth int, err error) {
+	off := 0
+	align := func(a int) { off = (off + a - 1) &^ (a - 1) }
+	for _, col := range cols {
+		typ, nstr, hasN := strings.Cut(strings.TrimSpace(col), ":")
+		switch typ {
+		case "int2":
+			align(2)
+			off += 2
+			plannerWidth += 2
+		case "int4", "int", "integer", "date":
+			align(4)
+			off += 4
+			plannerWidth += 4
+		case "int8", "bigint", "float8", "timestamp", "timestamptz":
+			align(8)
+			off += 8
+			plannerWidth += 8
+		case "bool", "boolean":
+			off++
+			plannerWidth++
+		case "uuid":
+			off += 16
+			plannerWidth += 16
+		case "text", "varchar", "bytea":
+			if !hasN {
+				return 0, 0, fmt.Errorf("%s needs a length, e.g. %s:1800", typ, typ)
+			}
+			n, e := strconv.Atoi(nstr)
+			if e != nil || n < 0 || n > 8000 {
+				return 0, 0, fmt.Errorf("%s: length must be 0..8000", col)
+			}
+			if n+1 <= 127 {
+				off += 1 + n
+			} else {
+				align(4)
+				off += 4 + n
+			}
+			plannerWidth += 32
+		default:
+			return 0, 0, fmt.Errorf("unknown column type %q (int2, int4, int8, float8, bool, date, timestamp, uuid, text:N, varchar:N, bytea:N)", typ)
+		}
+	}
+	return pg.MaxAlign(heap.SizeofHeapTupleHdr) + off, plannerWidth, nil
+}

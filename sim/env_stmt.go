@@ -1,0 +1,131 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/heap"
+)
+
+// stmt wraps a statement: the client's pause before it, then its result as text and JSON.
+func (e *Env) stmt(run func() (*StmtResult, error)) (Output, error) {
+	e.C.advanceTo(e.C.now + costs.InterCommandNs)
+	r, err := run()
+	if err != nil {
+		return Output{}, err
+	}
+	return Output{Text: r.Text(), JSON: r.JSON()}, nil
+}
+
+func (e *Env) oneTable(cmd string, args []datadriven.CmdArg) (*heap.Relation, []datadriven.CmdArg, error) {
+	if len(args) == 0 || !positional(args[0]) {
+		return nil, nil, fmt.Errorf("%s: expected a table name", cmd)
+	}
+	r, err := e.table(args[0].Key)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s %s: %w", cmd, args[0].Key, err)
+	}
+	return r, args[1:], nil
+}
+
+func (e *Env) cmdInsert(args []datadriven.CmdArg) (Output, error) {
+	r, rest, err := e.oneTable("insert", args)
+	if err != nil {
+		return Output{}, err
+	}
+	n := r.Declared
+	for _, a := range rest {
+		if a.Key != "rows" {
+			return Output{}, fmt.Errorf("insert %s: unknown option %q (rows)", r.Name, a.Key)
+		}
+		v, err := argVal(a)
+		if err != nil {
+			return Output{}, err
+		}
+		if n, err = strconv.ParseInt(v, 10, 64); err != nil || n < 1 {
+			return Output{}, fmt.Errorf("insert %s: rows=%s: must be a whole number of rows, at least 1", r.Name, v)
+		}
+	}
+	return e.stmt(func() (*StmtResult, error) { return e.C.insertSelect(r, n) })
+}
+
+func (e *Env) cmdCheckpoint(args []datadriven.CmdArg) (Output, error) {
+	if len(args) > 0 {
+		return Output{}, fmt.Errorf("checkpoint: takes no arguments")
+	}
+	return e.stmt(e.C.checkpoint)
+}
+
+func (e *Env) cmdEvict(args []datadriven.CmdArg) (Output, error) {
+	if len(args) != 1 || !positional(args[0]) {
+		return Output{}, fmt.Errorf("evict: expected 'evict all' or 'evict TABLE'")
+	}
+	if args[0].Key == "all" {
+		return e.stmt(func() (*StmtResult, error) { return e.C.evict(nil) })
+	}
+	r, err := e.table(args[0].Key)
+	if err != nil {
+		return Output{}, fmt.Errorf("evict %s: %w", args[0].Key, err)
+	}
+	return e.stmt(func() (*StmtResult, error) { return e.C.evict(r) })
+}
+
+func (e *Env) cmdScan(args []datadriven.CmdArg) (Output, error) {
+	r, rest, err := e.oneTable("scan", args)
+	if err != nil {
+		return Output{}, err
+	}
+	repeat := 1
+	for _, a := range rest {
+		if a.Key != "repeat" {
+			return Output{}, fmt.Errorf("scan %s: unknown option %q (repeat)", r.Name, a.Key)
+		}
+		v, err := argVal(a)
+		if err != nil {
+			return Output{}, err
+		}
+		if repeat, err = strconv.Atoi(v); err != nil || repeat < 1 || repeat > 1000 {
+			return Output{}, fmt.Errorf("scan %s: repeat=%s: must be between 1 and 1000", r.Name, v)
+		}
+	}
+	var texts []string
+	var last Output
+	for i := 0; i < repeat; i++ {
+		o, err := e.stmt(func() (*StmtResult, error) { return e.C.seqScan(r) })
+		if err != nil {
+			return Output{}, err
+		}
+		texts = append(texts, o.Text)
+		last = o
+	}
+	if repeat == 1 {
+		return last, nil
+	}
+	return Output{Text: strings.Join(texts, "\n"), JSON: last.JSON}, nil
+}
+
+func (e *Env) cmdVacuum(args []datadriven.CmdArg) (Output, error) {
+	r, rest, err := e.oneTable("vacuum", args)
+	if err != nil {
+		return Output{}, err
+	}
+	freeze := false
+	for _, a := range rest {
+		if a.Key != "freeze" || !positional(a) {
+			return Output{}, fmt.Errorf("vacuum %s: unknown option %q (freeze)", r.Name, a.Key)
+		}
+		freeze = true
+	}
+	return e.stmt(func() (*StmtResult, error) { return e.C.vacuum(r, freeze) })
+}
+
+func (e *Env) cmdMark(args []datadriven.CmdArg) (Output, error) {
+	if len(args) != 1 || !positional(args[0]) {
+		return Output{}, fmt.Errorf("mark: expected one name")
+	}
+	c := e.C
+	c.marks[args[0].Key] = mark{lsn: c.wal.InsertLSN(), io: c.pool.Stats, wal: c.wal.Total, time: c.now}
+	return Output{Text: "ok", JSON: map[string]any{}}, nil
+}

@@ -1,0 +1,82 @@
+package sim
+
+import (
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// insertSelect runs INSERT INTO rel SELECT … of n rows: heap_insert per row
+// with no access strategy (ExecInsert passes no BulkInsertState), so every
+// row pins its target page through the normal clock sweep and bumps its usage
+// count; a new page comes from extending the relation by one block
+// (RelationGetBufferForTuple after the last page's failed attempt). One
+// XLOG_HEAP_INSERT per row (with XLOG_HEAP_INIT_PAGE for a page's first
+// tuple, so no image); a page last logged before the redo pointer gets a
+// full-page image. The commit record is flushed (synchronous commit).
+func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error) {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	if err := c.touchCatalog(be); err != nil {
+		return nil, err
+	}
+	be.Now += costs.StatementNs
+	start := c.now
+	p := &participant{be: be}
+	var done int64
+	tlen := rel.Shape.TupleLen
+	p.step = func() (bool, error) {
+		if done == n {
+			return true, nil
+		}
+		var b pg.Buffer
+		blk := rel.TargetBlock
+		if blk != pg.InvalidBlockNumber {
+			var err error
+			b, _, err = c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil)
+			if err != nil {
+				return true, err
+			}
+			if !rel.Fits(blk) {
+				c.pool.Unpin(be, b)
+				blk = pg.InvalidBlockNumber
+			}
+		}
+		first := false
+		if blk == pg.InvalidBlockNumber {
+			var err error
+			b, blk, err = c.pool.Extend(be, rel.ID, nil)
+			if err != nil {
+				return true, err
+			}
+			rel.AddPage()
+			rel.TargetBlock = blk
+			first = true
+		}
+		image := !first && c.pool.PageLSN(rel.ID, blk) <= c.wal.RedoRecPtr()
+		rel.AddTuple(blk, false)
+		c.pool.MarkBufferDirty(be, b)
+		nfpi := 0
+		if image {
+			nfpi = 1
+		}
+		var lsn pg.LSN
+		lsn, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.HeapInsert(tlen, image, rel.Hole(blk)), nfpi)
+		c.pool.SetPageLSN(b, lsn)
+		c.pool.Unpin(be, b)
+		be.Now += costs.InsertTupleNs
+		done++
+		return false, nil
+	}
+	if err := c.run([]*participant{p}); err != nil {
+		return nil, err
+	}
+	// Commit: XLOG_XACT_COMMIT, flushed before the client hears back.
+	var end pg.LSN
+	end, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.XactCommit, 0)
+	be.Now = c.wal.Flush(be.Now, &be.WAL, end)
+	c.finish([]*participant{p})
+	res := &StmtResult{Kind: "Insert", Relation: rel.Name, Buf: be.Buf, WAL: be.WAL, TimeNs: c.now - start}
+	c.foldWAL(be)
+	return res, nil
+}

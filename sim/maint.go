@@ -1,0 +1,198 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// checkpoint runs CHECKPOINT (FAST | FORCE | WAIT): the REDO record (17+)
+// fixes the new redo pointer, BufferSync writes every dirty permanent buffer
+// (usage counts untouched, buffers stay valid), then RUNNING_XACTS and
+// CHECKPOINT_ONLINE are written and flushed (CreateCheckPoint).
+func (c *Cluster) checkpoint() (*StmtResult, error) {
+	start := c.now
+	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
+	lsn0 := c.wal.InsertLSN()
+	be.Now = c.wal.Checkpoint(be.Now, &be.WAL, c.S.Version)
+	written := c.pool.BufferSync(be, false)
+	be.Now = c.wal.FinishCheckpoint(be.Now, &be.WAL)
+	c.finish([]*participant{{be: be}})
+	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, TimeNs: c.now - start}
+	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; WAL %d bytes", written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-lsn0))
+	c.foldWAL(be)
+	return res, nil
+}
+
+// evict runs pg_buffercache_evict_all() or pg_buffercache_evict_relation().
+func (c *Cluster) evict(rel *heap.Relation) (*StmtResult, error) {
+	start := c.now
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	var r bufmgr.EvictResult
+	if rel == nil {
+		r = c.pool.Evict(be, 0, true)
+	} else {
+		r = c.pool.Evict(be, rel.ID, false)
+	}
+	c.finish([]*participant{{be: be}})
+	res := &StmtResult{Kind: "Evict", Buf: be.Buf, WAL: be.WAL, TimeNs: c.now - start}
+	if rel != nil {
+		res.Relation = rel.Name
+	}
+	res.Extra = append(res.Extra, fmt.Sprintf("buffers_evicted=%d buffers_flushed=%d buffers_skipped=%d", r.Evicted, r.Flushed, r.Skipped))
+	c.foldWAL(be)
+	return res, nil
+}
+
+// vacuum runs VACUUM on a table with no dead tuples (a fresh load): a
+// BAS_VACUUM ring (whose dirty victims are written after a WAL flush, never
+// rejected), a read stream at maintenance_io_concurrency (17+); per page not
+// yet all-visible, hint bits through MarkBufferDirtyHint (an FPI_FOR_HINT when
+// WAL-logged hints meet a page not logged since the redo pointer), then
+// opportunistic freezing when that image was just taken (the 16+ rule:
+// freezing is cheap once a full-page image is in WAL), then PD_ALL_VISIBLE and
+// the visibility map with XLOG_HEAP2_VISIBLE. Afterwards pg_class.reltuples
+// and relpages are known, which changes the planner's choices.
+func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	if err := c.touchCatalog(be); err != nil {
+		return nil, err
+	}
+	be.Now += costs.StatementNs
+	start := c.now
+	ringN := c.RingBuffers(strategy.Vacuum)
+	ring := strategy.NewRing(strategy.Vacuum, ringN)
+	nblocks := c.pool.NBlocks(rel.ID)
+	next := pg.BlockNumber(0)
+	cb := func() (pg.BlockNumber, bool) {
+		for int(next) < nblocks {
+			blk := next
+			next++
+			// All-visible pages are skipped (the 32-page SKIP_PAGES_THRESHOLD is not modelled).
+			if rel.Flags(blk)&heap.PageAllVisible != 0 && !freeze {
+				continue
+			}
+			return blk, true
+		}
+		return 0, false
+	}
+	var stream *bufmgr.ReadStream
+	if c.S.Version >= 17 {
+		stream = c.pool.NewReadStream(be, ring, rel.ID, c.streamConfig(true), cb)
+	} else {
+		stream = c.pool.NewReadStream(be, ring, rel.ID, bufmgr.StreamConfig{Version: c.S.Version}, cb)
+	}
+	vmLSN := map[int]pg.LSN{}
+	p := &participant{be: be}
+	p.step = func() (bool, error) {
+		b, blk, ok, err := stream.Next()
+		if err != nil || !ok {
+			stream.End()
+			return true, err
+		}
+		c.vacuumPage(be, b, rel, blk, freeze, vmLSN)
+		c.pool.Unpin(be, b)
+		return false, nil
+	}
+	if err := c.run([]*participant{p}); err != nil {
+		return nil, err
+	}
+	rel.RelTuples = float64(rel.Rows)
+	rel.RelPages = nblocks
+	c.finish([]*participant{p})
+	res := &StmtResult{Kind: "Vacuum", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: ringN,
+		Buf: be.Buf, WAL: be.WAL, TimeNs: c.now - start}
+	av, af := rel.CountVisibility()
+	res.Extra = append(res.Extra, fmt.Sprintf("all-visible pages=%d all-frozen pages=%d", av, af))
+	if res.WAL.Records > 0 {
+		if c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
+			c.wakeWalWriter(c.now)
+		}
+	}
+	c.foldWAL(be)
+	return res, nil
+}
+
+// heapBlocksPerVMPage is HEAPBLOCKS_PER_PAGE: (8192 − 24) × 4 heap pages per VM page.
+const heapBlocksPerVMPage = (pg.BLCKSZ - heap.SizeOfPageHeaderData) * 4
+
+func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, freeze bool, vmLSN map[int]pg.LSN) {
+	n := rel.Tuples(blk)
+	be.Now += costs.PageNs + int64(n)*costs.TupleUnhintNs
+	f := rel.Flags(blk)
+	if n == 0 || f&heap.PageAllVisible != 0 && (!freeze || f&heap.PageAllFrozen != 0) {
+		return
+	}
+	fpiBefore := be.WAL.FPI
+	if f&heap.PageHinted == 0 {
+		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
+		rel.SetFlags(blk, heap.PageHinted)
+	}
+	tookImage := be.WAL.FPI > fpiBefore
+	doFreeze := freeze || tookImage
+	if doFreeze && f&heap.PageAllFrozen == 0 {
+		// XLOG_HEAP2_PRUNE_VACUUM_SCAN (17+) / FREEZE_PAGE (15, 16) with one freeze plan for all tuples.
+		c.pool.MarkBufferDirty(be, b)
+		lsn, now := c.wal.Insert(be.Now, &be.WAL, freezeRecordLen(c.S.Version, n), 0)
+		be.Now = now
+		c.pool.SetPageLSN(b, lsn)
+	}
+	// PageSetAllVisible + visibilitymap_set → XLOG_HEAP2_VISIBLE.
+	c.pool.MarkBufferDirty(be, b)
+	vm := int(blk) / heapBlocksPerVMPage
+	vmImage := vmLSN[vm] == 0 && c.vmPageLSN(rel, vm) <= c.wal.RedoRecPtr()
+	size := wal.SizeOfXLogRecord + (wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber) +
+		(wal.SizeOfBlockHeader + wal.SizeOfBlockNumber) + wal.SizeOfShortMainDataHdr + 5
+	nfpi := 0
+	if vmImage {
+		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ
+		nfpi = 1
+	}
+	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
+	be.Now = now
+	vmLSN[vm] = lsn
+	c.setVMPageLSN(rel, vm, lsn)
+	if c.pool.XLogHintBitIsNeeded() {
+		c.pool.SetPageLSN(b, lsn)
+	}
+	rel.SetFlags(blk, heap.PageAllVisible)
+	if doFreeze {
+		rel.SetFlags(blk, heap.PageAllFrozen)
+	}
+}
+
+// freezeRecordLen is the size of the record that freezes n tuples with one plan.
+func freezeRecordLen(v pg.Version, n int) int {
+	blockRef := wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber
+	switch {
+	case v >= 17:
+		// xl_heap_prune (reason, flags) + snapshotConflictHorizon; block data:
+		// nplans + one xlhp_freeze_plan (12) + n offsets.
+		return wal.SizeOfXLogRecord + blockRef + wal.SizeOfShortMainDataHdr + 2 + 4 + 2 + 12 + 2*n
+	case v == 16:
+		// xl_heap_freeze_page (horizon 4, nplans 2, isCatalogRel 1); plans + offsets as block data.
+		return wal.SizeOfXLogRecord + blockRef + wal.SizeOfShortMainDataHdr + 7 + 12 + 2*n
+	default:
+		// 15: xl_heap_freeze_page (cutoff 4, ntuples 2) + xl_heap_freeze_tuple (12) per tuple.
+		return wal.SizeOfXLogRecord + blockRef + wal.SizeOfShortMainDataHdr + 6 + 12*n
+	}
+}
+
+// VM page LSNs live with the cluster: VM buffers are not modelled in the pool.
+func (c *Cluster) vmPageLSN(rel *heap.Relation, vm int) pg.LSN {
+	if c.vmLSNs == nil {
+		return 0
+	}
+	return c.vmLSNs[[2]int{int(rel.ID), vm}]
+}
+
+func (c *Cluster) setVMPageLSN(rel *heap.Relation, vm int, lsn pg.LSN) {
+	if c.vmLSNs == nil {
+		c.vmLSNs = map[[2]int]pg.LSN{}
+	}
+	c.vmLSNs[[2]int{int(rel.ID), vm}] = lsn
+}

@@ -1,0 +1,87 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// StmtResult is what EXPLAIN (ANALYZE, BUFFERS, WAL) reports for one statement.
+type StmtResult struct {
+	Kind           string // "Seq Scan", "Insert", "Vacuum", "Checkpoint", …
+	Relation       string
+	Strategy       strategy.Kind
+	RingBuffers    int
+	Workers        int // launched
+	WorkersPlanned int
+	Buf            bufmgr.BufferUsage
+	WAL            wal.Usage
+	Rejects        int64
+	TimeNs         int64
+	IOReadNs       int64
+	Extra          []string
+}
+
+// JSON is the result object of SCENARIOS.md's machine-readable output.
+func (r *StmtResult) JSON() map[string]any {
+	return map[string]any{
+		"shared_hit": r.Buf.Hit, "shared_read": r.Buf.Read, "shared_dirtied": r.Buf.Dirtied,
+		"shared_written": r.Buf.Written, "wal_records": r.WAL.Records, "wal_fpi": r.WAL.FPI,
+		"wal_bytes": r.WAL.Bytes, "wal_buffers_full": r.WAL.BuffersFull, "strategy": r.Strategy.String(),
+		"ring_buffers": r.RingBuffers, "workers": r.Workers, "time_ms": ms(r.TimeNs), "io_read_ms": ms(r.IOReadNs),
+	}
+}
+
+func ms(ns int64) float64 { return float64(ns/1000) / 1000 }
+
+// Text prints the statement as EXPLAIN (ANALYZE, BUFFERS, WAL) would, plus the strategy line.
+func (r *StmtResult) Text() string {
+	var b strings.Builder
+	head := r.Kind
+	if r.Relation != "" {
+		head += " on " + r.Relation
+	}
+	b.WriteString(head)
+	if r.RingBuffers > 0 {
+		fmt.Fprintf(&b, "  strategy=%s ring=%d buffers (%s)", r.Strategy, r.RingBuffers, pg.FormatSize(int64(r.RingBuffers)*pg.BLCKSZ))
+	} else if r.Kind == "Seq Scan" || r.Kind == "Insert" {
+		b.WriteString("  strategy=normal")
+	}
+	if r.WorkersPlanned > 0 {
+		fmt.Fprintf(&b, "\n  Workers Planned: %d\n  Workers Launched: %d", r.WorkersPlanned, r.Workers)
+	}
+	var parts []string
+	for _, f := range []struct {
+		n string
+		v int64
+	}{{"hit", r.Buf.Hit}, {"read", r.Buf.Read}, {"dirtied", r.Buf.Dirtied}, {"written", r.Buf.Written}} {
+		if f.v != 0 {
+			parts = append(parts, fmt.Sprintf("%s=%d", f.n, f.v))
+		}
+	}
+	if len(parts) > 0 {
+		b.WriteString("\n  Buffers: shared " + strings.Join(parts, " "))
+	}
+	if r.WAL.Records != 0 || r.WAL.BuffersFull != 0 {
+		fmt.Fprintf(&b, "\n  WAL: records=%d", r.WAL.Records)
+		if r.WAL.FPI != 0 {
+			fmt.Fprintf(&b, " fpi=%d", r.WAL.FPI)
+		}
+		fmt.Fprintf(&b, " bytes=%d", r.WAL.Bytes)
+		if r.WAL.BuffersFull != 0 {
+			fmt.Fprintf(&b, " buffers full=%d", r.WAL.BuffersFull)
+		}
+	}
+	if r.RingBuffers > 0 && r.Strategy == strategy.BulkRead {
+		fmt.Fprintf(&b, "\n  Ring: rejected dirty buffers=%d", r.Rejects)
+	}
+	for _, e := range r.Extra {
+		b.WriteString("\n  " + e)
+	}
+	fmt.Fprintf(&b, "\n  Execution Time: %.3f ms", float64(r.TimeNs)/1e6)
+	return b.String()
+}

@@ -1,0 +1,363 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+)
+
+type gucKind uint8
+
+const (
+	kindInt gucKind = iota
+	kindSize
+	kindBool
+	kindDuration
+	kindEnum
+	kindReal
+)
+
+// gucDef describes one setting by its PostgreSQL name: type, unit, range, the
+// version's default, whether it needs a restart, and whether the model uses it.
+type gucDef struct {
+	name     string
+	kind     gucKind
+	unit     pg.Unit // size GUCs: the unit of a bare number
+	unitNs   int64   // duration GUCs: the unit of a bare number
+	min, max int64
+	enum     []string
+	since    pg.Version
+	restart  bool // PGC_POSTMASTER (or fixed at initdb)
+	initdb   bool // data_checksums: chosen at initdb
+	modelled bool
+	def      func(v pg.Version) string
+	doc      string
+}
+
+func fixed(s string) func(pg.Version) string { return func(pg.Version) string { return s } }
+
+// gucs is the table of settings the scenario language knows, in name order when printed.
+var gucs = []gucDef{
+	{name: "shared_buffers", kind: kindSize, unit: pg.UnitBlocks, min: 16, max: 1 << 30, restart: true, modelled: true, def: fixed("128MB"), doc: "buffer pool size (NBuffers)"},
+	{name: "data_checksums", kind: kindBool, initdb: true, restart: true, modelled: true,
+		def: func(v pg.Version) string {
+			if v >= 18 {
+				return "on"
+			}
+			return "off"
+		}, doc: "initdb -k / --no-data-checksums (on by default from 18)"},
+	{name: "wal_log_hints", kind: kindBool, restart: true, modelled: true, def: fixed("off"), doc: "WAL-log hint bits like checksums do"},
+	{name: "full_page_writes", kind: kindBool, modelled: false, def: fixed("on"), doc: "always on in the model"},
+	{name: "effective_io_concurrency", kind: kindInt, min: 0, max: 1000, modelled: true,
+		def: func(v pg.Version) string {
+			if v >= 18 {
+				return "16"
+			}
+			return "1"
+		}, doc: "read-stream I/O depth; BULKREAD ring term in 18"},
+	{name: "maintenance_io_concurrency", kind: kindInt, min: 0, max: 1000, modelled: true,
+		def: func(v pg.Version) string {
+			if v >= 18 {
+				return "16"
+			}
+			return "10"
+		}, doc: "read-stream I/O depth for VACUUM and ANALYZE"},
+	{name: "io_combine_limit", kind: kindSize, unit: pg.UnitBlocks, min: 1, max: 128, since: 17, modelled: true, def: fixed("128kB"), doc: "largest combined read (17: up to 32 blocks)"},
+	{name: "io_max_combine_limit", kind: kindSize, unit: pg.UnitBlocks, min: 1, max: 128, since: 18, restart: true, modelled: true, def: fixed("128kB"), doc: "caps io_combine_limit"},
+	{name: "io_method", kind: kindEnum, enum: []string{"worker", "sync", "io_uring"}, since: 18, restart: true, modelled: true, def: fixed("worker"), doc: "asynchronous reads by I/O workers, or synchronous"},
+	{name: "io_workers", kind: kindInt, min: 1, max: 32, since: 18, modelled: true, def: fixed("3"), doc: "I/O worker processes"},
+	{name: "max_connections", kind: kindInt, min: 1, max: 262143, restart: true, modelled: true, def: fixed("100"), doc: "enters MaxBackends, hence the pin limit"},
+	{name: "autovacuum_worker_slots", kind: kindInt, min: 1, max: 262143, since: 18, restart: true, modelled: true, def: fixed("16"), doc: "enters MaxBackends (18)"},
+	{name: "autovacuum_max_workers", kind: kindInt, min: 1, max: 262143, modelled: true,
+		def: fixed("3"), doc: "enters MaxBackends (before 18)"},
+	{name: "max_worker_processes", kind: kindInt, min: 0, max: 262143, restart: true, modelled: true, def: fixed("8"), doc: "enters MaxBackends; caps parallel workers"},
+	{name: "max_wal_senders", kind: kindInt, min: 0, max: 262143, restart: true, modelled: true, def: fixed("10"), doc: "enters MaxBackends"},
+	{name: "max_parallel_workers_per_gather", kind: kindInt, min: 0, max: 1024, modelled: true, def: fixed("2"), doc: "workers per Gather"},
+	{name: "max_parallel_workers", kind: kindInt, min: 0, max: 1024, modelled: true, def: fixed("8"), doc: "workers in all"},
+	{name: "parallel_leader_participation", kind: kindBool, modelled: true, def: fixed("on"), doc: "the leader scans too"},
+	{name: "min_parallel_table_scan_size", kind: kindSize, unit: pg.UnitBlocks, min: 0, max: 715827882, modelled: true, def: fixed("8MB"), doc: "smallest table scanned in parallel"},
+	{name: "parallel_setup_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("1000"), doc: "planner"},
+	{name: "parallel_tuple_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("0.1"), doc: "planner"},
+	{name: "seq_page_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("1"), doc: "planner"},
+	{name: "cpu_tuple_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("0.01"), doc: "planner"},
+	{name: "cpu_operator_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("0.0025"), doc: "planner"},
+	{name: "synchronize_seqscans", kind: kindBool, modelled: true, def: fixed("on"), doc: "sync scan start positions"},
+	{name: "wal_buffers", kind: kindSize, unit: pg.UnitBlocks, min: -1, max: 262143, restart: true, modelled: true, def: fixed("-1"), doc: "-1: 1/32 of shared_buffers, 64kB..16MB"},
+	{name: "wal_writer_delay", kind: kindDuration, unitNs: 1e6, min: 1e6, max: 10000e6, modelled: true, def: fixed("200ms"), doc: "WAL writer cycle"},
+	{name: "wal_writer_flush_after", kind: kindSize, unit: pg.UnitBlocks, min: 0, max: 1 << 31, modelled: true, def: fixed("1MB"), doc: "WAL writer flushes after this much"},
+	{name: "vacuum_buffer_usage_limit", kind: kindSize, unit: pg.UnitKB, min: 0, max: 16 << 20, since: 16, modelled: true,
+		def: func(v pg.Version) string {
+			if v >= 17 {
+				return "2MB"
+			}
+			return "256kB"
+		}, doc: "BAS_VACUUM ring (0 or 128kB..16GB)"},
+	{name: "default_statistics_target", kind: kindInt, min: 1, max: 10000, modelled: false, def: fixed("100"), doc: "ANALYZE sample (300 × target rows)"},
+	{name: "bgwriter_delay", kind: kindDuration, unitNs: 1e6, min: 10e6, max: 10000e6, modelled: false, def: fixed("200ms"), doc: "background writer not simulated yet"},
+	{name: "checkpoint_timeout", kind: kindDuration, unitNs: 1e9, min: 30e9, max: 86400e9, modelled: false, def: fixed("5min"), doc: "timed checkpoints not simulated yet"},
+	{name: "max_wal_size", kind: kindSize, unit: pg.UnitMB, min: 2, max: 1 << 31, modelled: false, def: fixed("1GB"), doc: "WAL-triggered checkpoints not simulated yet"},
+	{name: "autovacuum", kind: kindBool, modelled: false, def: fixed("on"), doc: "autovacuum not simulated yet"},
+	{name: "wal_compression", kind: kindEnum, enum: []string{"off", "on", "pglz", "lz4", "zstd"}, modelled: false, def: fixed("off"), doc: "not simulated yet"},
+	{name: "track_io_timing", kind: kindBool, modelled: false, def: fixed("off"), doc: "I/O timings are always computed"},
+	{name: "wal_level", kind: kindEnum, enum: []string{"minimal", "replica", "logical"}, restart: true, modelled: false, def: fixed("replica"), doc: "replica assumed"},
+}
+
+func lookupGUC(name string) *gucDef {
+	for i := range gucs {
+		if gucs[i].name == name {
+			return &gucs[i]
+		}
+	}
+	return nil
+}
+
+// Settings are the GUCs in force, by PostgreSQL name, with the version.
+type Settings struct {
+	Version pg.Version
+	vals    map[string]int64 // ints, sizes (in the GUC's unit), bools (0/1), durations (ns), reals (×1e6)
+	enums   map[string]string
+}
+
+// DefaultSettings are version v's defaults.
+func DefaultSettings(v pg.Version) (*Settings, error) {
+	if v < pg.MinVersion || v > pg.MaxVersion {
+		return nil, &pg.SettingError{Name: "version", Value: fmt.Sprint(v), Allowed: fmt.Sprintf("supported versions are %d to %d", pg.MinVersion, pg.MaxVersion)}
+	}
+	s := &Settings{Version: v, vals: map[string]int64{}, enums: map[string]string{}}
+	for i := range gucs {
+		g := &gucs[i]
+		if g.since > v {
+			continue
+		}
+		if err := s.set(g, g.def(v)); err != nil {
+			return nil, fmt.Errorf("default of %s: %w", g.name, err)
+		}
+	}
+	return s, nil
+}
+
+// Known reports whether the version has the setting.
+func (s *Settings) Known(name string) bool {
+	g := lookupGUC(name)
+	return g != nil && g.since <= s.Version
+}
+
+// Set parses and sets one setting. notice is non-empty for settings the model does not simulate.
+func (s *Settings) Set(name, value string) (notice string, err error) {
+	g := lookupGUC(name)
+	if g == nil {
+		return "", &pg.SettingError{Name: name, Value: value, Allowed: "unrecognized configuration parameter (see 'pgbufsim help settings')"}
+	}
+	if g.since > s.Version {
+		return "", &pg.SettingError{Name: name, Value: value, Allowed: fmt.Sprintf("unrecognized configuration parameter in PostgreSQL %d (added in %d)", s.Version, g.since)}
+	}
+	if err := s.set(g, value); err != nil {
+		return "", err
+	}
+	if !g.modelled {
+		return fmt.Sprintf("notice: %s is accepted but not simulated (%s)", name, g.doc), nil
+	}
+	return "", nil
+}
+
+func (s *Settings) set(g *gucDef, value string) error {
+	bad := func(allowed string) error { return &pg.SettingError{Name: g.name, Value: value, Allowed: allowed} }
+	switch g.kind {
+	case kindBool:
+		switch strings.ToLower(value) {
+		case "on", "true", "yes", "1":
+			s.vals[g.name] = 1
+		case "off", "false", "no", "0":
+			s.vals[g.name] = 0
+		default:
+			return bad("must be a boolean (on/off/true/false)")
+		}
+	case kindEnum:
+		for _, e := range g.enum {
+			if e == value {
+				s.enums[g.name] = value
+				return nil
+			}
+		}
+		return bad("must be one of " + strings.Join(g.enum, ", "))
+	case kindReal:
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil || f < float64(g.min) || f > float64(g.max) {
+			return bad(fmt.Sprintf("must be a number from %d to %d", g.min, g.max))
+		}
+		s.vals[g.name] = int64(f * 1e6)
+	case kindInt:
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return bad("must be an integer")
+		}
+		if n < g.min || n > g.max {
+			return bad(fmt.Sprintf("outside the allowed range %d..%d", g.min, g.max))
+		}
+		s.vals[g.name] = n
+	case kindSize:
+		n, err := pg.ParseSize(value, g.unit)
+		if err != nil {
+			return bad(err.Error())
+		}
+		if n < g.min || n > g.max {
+			return bad(s.sizeRange(g))
+		}
+		if g.name == "io_combine_limit" && s.Version == 17 && n > 32 {
+			return bad("outside the allowed range 1..32 (8kB..256kB) in PostgreSQL 17")
+		}
+		if g.name == "vacuum_buffer_usage_limit" && n != 0 && n < 128 {
+			return bad("must be 0 or between 128kB and 16GB")
+		}
+		s.vals[g.name] = n
+	case kindDuration:
+		ns, err := pg.ParseDuration(value, g.unitNs)
+		if err != nil {
+			return bad(err.Error())
+		}
+		if ns < g.min || ns > g.max {
+			return bad(fmt.Sprintf("outside the allowed range %s..%s", fmtDur(g.min), fmtDur(g.max)))
+		}
+		s.vals[g.name] = ns
+	}
+	return nil
+}
+
+func (s *Settings) sizeRange(g *gucDef) string {
+	switch g.name {
+	case "shared_buffers":
+		return "below the minimum of 16 buffers (128kB)"
+	}
+	lo, hi := g.min*int64(g.unit), g.max*int64(g.unit)
+	if g.min < 0 {
+		return fmt.Sprintf("outside the allowed range %d..%d (-1 or %s..%s)", g.min, g.max, pg.FormatSize(int64(g.unit)), pg.FormatSize(hi))
+	}
+	return fmt.Sprintf("outside the allowed range %d..%d (%s..%s)", g.min, g.max, pg.FormatSize(lo), pg.FormatSize(hi))
+}
+
+func fmtDur(ns int64) string {
+	switch {
+	case ns%3600e9 == 0:
+		return fmt.Sprintf("%dh", ns/3600e9)
+	case ns%60e9 == 0:
+		return fmt.Sprintf("%dmin", ns/60e9)
+	case ns%1e9 == 0:
+		return fmt.Sprintf("%ds", ns/1e9)
+	case ns%1e6 == 0:
+		return fmt.Sprintf("%dms", ns/1e6)
+	}
+	return fmt.Sprintf("%dus", ns/1e3)
+}
+
+// Int returns an int, size (in its unit), bool (0/1) or duration (ns) setting.
+func (s *Settings) Int(name string) int64 { return s.vals[name] }
+
+// Bool returns a boolean setting.
+func (s *Settings) Bool(name string) bool { return s.vals[name] != 0 }
+
+// Real returns a floating-point setting.
+func (s *Settings) Real(name string) float64 { return float64(s.vals[name]) / 1e6 }
+
+// Enum returns an enum setting.
+func (s *Settings) Enum(name string) string { return s.enums[name] }
+
+// Format prints a setting as SHOW would.
+func (s *Settings) Format(name string) string {
+	g := lookupGUC(name)
+	switch g.kind {
+	case kindBool:
+		if s.Bool(name) {
+			return "on"
+		}
+		return "off"
+	case kindEnum:
+		return s.enums[name]
+	case kindReal:
+		return strconv.FormatFloat(s.Real(name), 'g', -1, 64)
+	case kindSize:
+		n := s.vals[name]
+		if n < 0 {
+			return fmt.Sprint(n)
+		}
+		return pg.FormatSize(n * int64(g.unit))
+	case kindDuration:
+		return fmtDur(s.vals[name])
+	}
+	return fmt.Sprint(s.vals[name])
+}
+
+// Names lists the version's settings in name order.
+func (s *Settings) Names() []string {
+	var ns []string
+	for i := range gucs {
+		if gucs[i].since <= s.Version {
+			ns = append(ns, gucs[i].name)
+		}
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// clone copies the settings.
+func (s *Settings) clone() *Settings {
+	c := &Settings{Version: s.Version, vals: map[string]int64{}, enums: map[string]string{}}
+	for k, v := range s.vals {
+		c.vals[k] = v
+	}
+	for k, v := range s.enums {
+		c.enums[k] = v
+	}
+	return c
+}
+
+// NBuffers is shared_buffers in buffers.
+func (s *Settings) NBuffers() int { return int(s.vals["shared_buffers"]) }
+
+// MaxBackends is InitializeMaxBackends' sum for the version.
+func (s *Settings) MaxBackends() int {
+	n := s.Int("max_connections") + s.Int("max_worker_processes") + s.Int("max_wal_senders")
+	if s.Version >= 18 {
+		return int(n + s.Int("autovacuum_worker_slots") + 2) // NUM_SPECIAL_WORKER_PROCS
+	}
+	return int(n + s.Int("autovacuum_max_workers") + 1) // + the autovacuum launcher
+}
+
+// numAuxiliaryProcs is NUM_AUXILIARY_PROCS (proc.h): 5 in 16, 6 in 17, 6 + MAX_IO_WORKERS(32) in 18.
+func (s *Settings) numAuxiliaryProcs() int {
+	switch {
+	case s.Version >= 18:
+		return 6 + 32
+	case s.Version == 17:
+		return 6
+	default:
+		return 5
+	}
+}
+
+// PinLimit is GetPinLimit() (18: MaxProportionalPins) — NBuffers / (MaxBackends + NUM_AUXILIARY_PROCS).
+func (s *Settings) PinLimit() int { return s.NBuffers() / (s.MaxBackends() + s.numAuxiliaryProcs()) }
+
+// IOCombineLimit is the effective io_combine_limit in blocks (0 before 17).
+func (s *Settings) IOCombineLimit() int {
+	if s.Version < 17 {
+		return 0
+	}
+	n := int(s.Int("io_combine_limit"))
+	if s.Version >= 18 {
+		n = min(n, int(s.Int("io_max_combine_limit")))
+	}
+	return n
+}
+
+// WalBuffers is XLOGChooseNumBuffers for wal_buffers=-1: NBuffers/32 within 8..2048 pages.
+func (s *Settings) WalBuffers() int {
+	n := int(s.Int("wal_buffers"))
+	if n == -1 {
+		n = s.NBuffers() / 32
+		n = max(8, min(n, pg.WalSegSize/pg.XLogBlcksz))
+	}
+	return max(n, 4)
+}

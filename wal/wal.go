@@ -1,0 +1,425 @@
+// Package wal models the write-ahead log as arithmetic (xlog.c, xloginsert.c):
+// no record contents, only their exact sizes, where they land in the stream,
+// and how far the log has been written and flushed.
+//
+// # Positions
+//
+// Like xlog.c, the insert position is kept as a count of usable bytes
+// (CurrBytePos) and converted to an LSN by XLogBytePosToRecPtr, so records are
+// MAXALIGNed in the stream, every 8 kB WAL page starts with a 24-byte short
+// header and every 16 MB segment with a 40-byte long one. A record's length as
+// EXPLAIN counts it (xl_tot_len) is therefore smaller than the LSN distance
+// pg_current_wal_insert_lsn() shows.
+//
+// # WAL buffers
+//
+// wal_buffers pages form a ring (XLogCtl->pages). Before an inserter can use a
+// new page, the page that last occupied its slot must have been written
+// (AdvanceXLInsertBuffer); if nobody wrote it yet, the inserter writes exactly
+// up to that page's end itself and counts one "WAL buffers full". The WAL
+// writer (XLogBackgroundFlush) writes complete pages in "flexible" mode, which
+// stops after the first contiguous group (at the ring's wrap point or a
+// segment end), and flushes what it wrote. XLogWrite fsyncs each segment it
+// finishes. XLogFlush (commit, FlushBuffer) writes and flushes everything
+// inserted so far. WALWriteLock is modelled as a time at which it is free, so
+// backends and the WAL writer queue behind each other's writes.
+package wal
+
+import (
+	"fmt"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+)
+
+// Sizes of WAL page headers (xlog_internal.h).
+const (
+	SizeOfShortPHD = 24 // MAXALIGN(sizeof(XLogPageHeaderData))
+	SizeOfLongPHD  = 40 // MAXALIGN(sizeof(XLogLongPageHeaderData))
+)
+
+// Record header sizes (xlogrecord.h).
+const (
+	SizeOfXLogRecord       = 24
+	SizeOfBlockHeader      = 4
+	SizeOfBlockImageHeader = 5
+	SizeOfRelFileLocator   = 12
+	SizeOfBlockNumber      = 4
+	SizeOfShortMainDataHdr = 2
+	SizeOfLongMainDataHdr  = 5
+)
+
+// FPIForHint is xl_tot_len of an XLOG_FPI_FOR_HINT record for a standard page
+// with the given hole (pd_upper − pd_lower): header, one block reference with
+// an image, no main data (XLogSaveBufferForHint, XLogRecordAssemble).
+func FPIForHint(hole int) int {
+	return SizeOfXLogRecord + SizeOfBlockHeader + SizeOfBlockImageHeader +
+		SizeOfRelFileLocator + SizeOfBlockNumber + (pg.BLCKSZ - hole)
+}
+
+// HeapInsert is xl_tot_len of XLOG_HEAP_INSERT for a tuple of tlen bytes
+// (header included): block reference with the tuple as block data
+// (xl_heap_header 5 bytes + tuple minus its 23-byte header), main data
+// xl_heap_insert (3 bytes). With an image the block data is replaced by the
+// page image (heap_insert, XLogRecordAssemble).
+func HeapInsert(tlen int, image bool, hole int) int {
+	const mainData = 3 // SizeOfHeapInsert
+	n := SizeOfXLogRecord + SizeOfBlockHeader + SizeOfRelFileLocator + SizeOfBlockNumber +
+		SizeOfShortMainDataHdr + mainData
+	if image {
+		return n + SizeOfBlockImageHeader + pg.BLCKSZ - hole
+	}
+	return n + 5 + tlen - 23
+}
+
+// CheckpointRedo is XLOG_CHECKPOINT_REDO (17+): 4 bytes of main data; 0 where the version has none.
+func CheckpointRedo(v pg.Version) int {
+	if v < 17 {
+		return 0
+	}
+	return SizeOfXLogRecord + SizeOfShortMainDataHdr + 4
+}
+
+// RunningXacts is XLOG_RUNNING_XACTS with nothing running (LogStandbySnapshot).
+const RunningXacts = SizeOfXLogRecord + SizeOfShortMainDataHdr + 24
+
+// CheckpointOnline is XLOG_CHECKPOINT_ONLINE with the 88-byte CheckPoint of 15–18.
+const CheckpointOnline = SizeOfXLogRecord + SizeOfShortMainDataHdr + 88
+
+// XactCommit is a plain XLOG_XACT_COMMIT (xact_time only, no xinfo).
+const XactCommit = SizeOfXLogRecord + SizeOfShortMainDataHdr + 8
+
+// Usage is WAL activity attributed to one backend (pgWalUsage plus the
+// backend's pg_stat_io rows for object wal).
+type Usage struct {
+	Records     int64
+	FPI         int64
+	Bytes       int64 // Σ xl_tot_len, as EXPLAIN's "WAL: bytes=" and pg_stat_wal count
+	BuffersFull int64
+	Writes      int64 // write calls (pg_stat_io object=wal, writes)
+	Fsyncs      int64
+}
+
+// Add accumulates o into u.
+func (u *Usage) Add(o Usage) {
+	u.Records += o.Records
+	u.FPI += o.FPI
+	u.Bytes += o.Bytes
+	u.BuffersFull += o.BuffersFull
+	u.Writes += o.Writes
+	u.Fsyncs += o.Fsyncs
+}
+
+// Sub returns u − o (for "since MARK").
+func (u Usage) Sub(o Usage) Usage {
+	return Usage{u.Records - o.Records, u.FPI - o.FPI, u.Bytes - o.Bytes,
+		u.BuffersFull - o.BuffersFull, u.Writes - o.Writes, u.Fsyncs - o.Fsyncs}
+}
+
+// Costs are the simulated durations of WAL I/O, in nanoseconds.
+type Costs struct {
+	InsertNs       int64 // reserving space and assembling one record
+	CopyPsPerByte  int64 // copying and CRC-ing record bytes, picoseconds per byte
+	WriteCallNs    int64 // one pwrite call
+	WritePageNs    int64 // per 8 kB page written
+	FsyncNs        int64 // one fdatasync
+	WriterDelayNs  int64 // wal_writer_delay
+	WriterFlushAft int64 // wal_writer_flush_after, in WAL pages
+}
+
+// Config describes one cluster's WAL.
+type Config struct {
+	Version    pg.Version
+	WalBuffers int // pages (XLOGbuffers)
+	Costs      Costs
+}
+
+// WAL is the log of one simulated cluster. Single-threaded; the simulator's
+// scheduler interleaves its callers.
+type WAL struct {
+	cfg Config
+
+	currBytePos uint64 // Insert->CurrBytePos
+	write       pg.LSN // LogwrtResult.Write
+	flush       pg.LSN // LogwrtResult.Flush
+	rqstWrite   pg.LSN // XLogCtl->LogwrtRqst.Write
+	asyncLSN    pg.LSN // XLogCtl->asyncXactLSN
+	redo        pg.LSN // RedoRecPtr
+	initPage    uint64 // highest WAL page index initialised (AdvanceXLInsertBuffer)
+	lockFreeAt  int64  // WALWriteLock is free from this simulated time on
+	lastFlushNs int64  // the WAL writer's static lastflush (0 = never)
+
+	// Total is pg_stat_wal: everything inserted since the cluster started.
+	Total Usage
+}
+
+const (
+	usableBytesInPage = pg.XLogBlcksz - SizeOfShortPHD
+	usableBytesInSeg  = (pg.WalSegSize/pg.XLogBlcksz)*usableBytesInPage - (SizeOfLongPHD - SizeOfShortPHD)
+)
+
+// New returns the WAL of a freshly started cluster: everything before the
+// start is written and flushed, and the redo pointer is the start.
+func New(cfg Config) (*WAL, error) {
+	if cfg.WalBuffers < 4 {
+		return nil, &pg.SettingError{Name: "wal_buffers", Value: fmt.Sprint(cfg.WalBuffers), Allowed: "at least 4 pages (32kB)"}
+	}
+	w := &WAL{cfg: cfg}
+	// Start one segment in, as a new cluster's first checkpoint leaves it (0/1000028).
+	w.currBytePos = usableBytesInSeg
+	start := w.InsertLSN()
+	w.write, w.flush, w.rqstWrite, w.redo = start, start, start, start
+	w.initPage = uint64(start) / pg.XLogBlcksz
+	return w, nil
+}
+
+// bytePosToRecPtr is XLogBytePosToRecPtr: a position at a page start lands after the header.
+func bytePosToRecPtr(bytepos uint64) pg.LSN {
+	fullsegs := bytepos / usableBytesInSeg
+	left := bytepos % usableBytesInSeg
+	var off uint64
+	if left < pg.XLogBlcksz-SizeOfLongPHD {
+		off = left + SizeOfLongPHD
+	} else {
+		left -= pg.XLogBlcksz - SizeOfLongPHD
+		off = pg.XLogBlcksz + (left/usableBytesInPage)*pg.XLogBlcksz + left%usableBytesInPage + SizeOfShortPHD
+	}
+	return pg.LSN(fullsegs*pg.WalSegSize + off)
+}
+
+// bytePosToEndRecPtr is XLogBytePosToEndRecPtr: a position at a page start stays at the boundary.
+func bytePosToEndRecPtr(bytepos uint64) pg.LSN {
+	fullsegs := bytepos / usableBytesInSeg
+	left := bytepos % usableBytesInSeg
+	var off uint64
+	if left < pg.XLogBlcksz-SizeOfLongPHD {
+		if left == 0 {
+			off = 0
+		} else {
+			off = left + SizeOfLongPHD
+		}
+	} else {
+		left -= pg.XLogBlcksz - SizeOfLongPHD
+		off = pg.XLogBlcksz + (left/usableBytesInPage)*pg.XLogBlcksz + left%usableBytesInPage
+		if left%usableBytesInPage > 0 {
+			off += SizeOfShortPHD
+		}
+	}
+	return pg.LSN(fullsegs*pg.WalSegSize + off)
+}
+
+// InsertLSN is pg_current_wal_insert_lsn().
+func (w *WAL) InsertLSN() pg.LSN { return bytePosToRecPtr(w.currBytePos) }
+
+// insertEnd is the end of the last record inserted (WaitXLogInsertionsToFinish's reservedUpto).
+func (w *WAL) insertEnd() pg.LSN { return bytePosToEndRecPtr(w.currBytePos) }
+
+// WriteLSN is pg_current_wal_lsn() (LogwrtResult.Write).
+func (w *WAL) WriteLSN() pg.LSN { return w.write }
+
+// FlushLSN is pg_current_wal_flush_lsn().
+func (w *WAL) FlushLSN() pg.LSN { return w.flush }
+
+// RedoRecPtr is the current checkpoint's redo pointer.
+func (w *WAL) RedoRecPtr() pg.LSN { return w.redo }
+
+// NeedsFlush is XLogNeedsFlush: lsn is beyond what has been flushed.
+func (w *WAL) NeedsFlush(lsn pg.LSN) bool { return lsn > w.flush }
+
+// Buffers is wal_buffers in pages.
+func (w *WAL) Buffers() int { return w.cfg.WalBuffers }
+
+// Insert reserves and copies one record of totLen bytes carrying nfpi page
+// images (XLogInsertRecord), initialising any new WAL pages first
+// (AdvanceXLInsertBuffer, which may write an old page: "WAL buffers full").
+// It returns the record's end LSN (what PageSetLSN stores) and the caller's
+// new simulated time.
+func (w *WAL) Insert(now int64, u *Usage, totLen, nfpi int) (pg.LSN, int64) {
+	start := bytePosToRecPtr(w.currBytePos)
+	w.currBytePos += uint64(pg.MaxAlign(totLen))
+	end := bytePosToEndRecPtr(w.currBytePos)
+	now += w.cfg.Costs.InsertNs + int64(totLen)*w.cfg.Costs.CopyPsPerByte/1000
+	// Pages the record touches beyond those already initialised.
+	lastPage := (uint64(end) - 1) / pg.XLogBlcksz
+	for p := w.initPage + 1; p <= lastPage; p++ {
+		now = w.advanceInsertBuffer(now, u, p)
+	}
+	if lastPage > w.initPage {
+		w.initPage = lastPage
+	}
+	if uint64(start)/pg.XLogBlcksz != uint64(end)/pg.XLogBlcksz && w.rqstWrite < end {
+		w.rqstWrite = end
+	}
+	u.Records++
+	u.FPI += int64(nfpi)
+	u.Bytes += int64(totLen)
+	w.Total.Records++
+	w.Total.FPI += int64(nfpi)
+	w.Total.Bytes += int64(totLen)
+	return end, now
+}
+
+// advanceInsertBuffer initialises WAL page p; its slot last held page p−nbuf,
+// which must be written first (AdvanceXLInsertBuffer, PG15–18).
+func (w *WAL) advanceInsertBuffer(now int64, u *Usage, p uint64) int64 {
+	nbuf := uint64(w.cfg.WalBuffers)
+	if p < nbuf {
+		return now
+	}
+	oldPageEnd := pg.LSN((p - nbuf + 1) * pg.XLogBlcksz)
+	if w.write >= oldPageEnd {
+		return now
+	}
+	if w.rqstWrite < oldPageEnd {
+		w.rqstWrite = oldPageEnd
+	}
+	now = w.acquireLock(now)
+	if w.write >= oldPageEnd { // someone wrote it while we waited
+		return now
+	}
+	now = w.xlogWrite(now, u, oldPageEnd, 0, false)
+	u.BuffersFull++
+	w.Total.BuffersFull++
+	return now
+}
+
+func (w *WAL) acquireLock(now int64) int64 {
+	if w.lockFreeAt > now {
+		return w.lockFreeAt
+	}
+	return now
+}
+
+// xlogWrite is XLogWrite: write pages from the write pointer up to target in
+// contiguous groups (a group ends at the ring's last slot, at a segment end,
+// or at the target), fsync each finished segment, and in flexible mode stop
+// after the first group. Then flush up to what was written if asked.
+// The caller holds WALWriteLock from now on; the lock is held until the return.
+func (w *WAL) xlogWrite(now int64, u *Usage, target, flushTo pg.LSN, flexible bool) int64 {
+	c := &w.cfg.Costs
+	nbuf := uint64(w.cfg.WalBuffers)
+	npages := int64(0)
+	startOff := uint64(0)
+	for w.write < target {
+		page := uint64(w.write) / pg.XLogBlcksz // the page being written (write is at its start or inside it)
+		pageEnd := pg.LSN((page + 1) * pg.XLogBlcksz)
+		w.write = pageEnd
+		partial := target < pageEnd
+		if npages == 0 {
+			startOff = (uint64(pageEnd) - pg.XLogBlcksz) % pg.WalSegSize
+		}
+		npages++
+		last := target <= w.write
+		finishingSeg := !partial && startOff+uint64(npages)*pg.XLogBlcksz >= pg.WalSegSize
+		if last || page%nbuf == nbuf-1 || finishingSeg {
+			now += c.WriteCallNs + npages*c.WritePageNs
+			u.Writes++
+			npages = 0
+			if finishingSeg {
+				now += c.FsyncNs
+				u.Fsyncs++
+				w.flush = w.write
+			}
+		}
+		if partial {
+			w.write = target
+			break
+		}
+		if flexible && npages == 0 {
+			break
+		}
+	}
+	if w.flush < flushTo && w.flush < w.write {
+		now += c.FsyncNs
+		u.Fsyncs++
+		w.flush = w.write
+	}
+	if w.rqstWrite < w.write {
+		w.rqstWrite = w.write
+	}
+	w.lockFreeAt = now
+	return now
+}
+
+// Flush is XLogFlush(lsn): if lsn is not yet flushed, write and flush
+// everything inserted so far (the request grows to the insert position).
+func (w *WAL) Flush(now int64, u *Usage, lsn pg.LSN) int64 {
+	if lsn <= w.flush {
+		return now
+	}
+	now = w.acquireLock(now)
+	if lsn <= w.flush {
+		return now
+	}
+	end := w.insertEnd()
+	return w.xlogWrite(now, u, end, end, false)
+}
+
+// SetAsyncXactLSN is XLogSetAsyncXactLSN: a transaction that wrote WAL but
+// need not wait for it (no xid, or synchronous_commit=off) asks the WAL writer
+// to flush up to lsn. It reports whether the WAL writer should be woken now
+// (a full wal_writer_flush_after of unflushed pages).
+func (w *WAL) SetAsyncXactLSN(lsn pg.LSN) bool {
+	if lsn > w.asyncLSN {
+		w.asyncLSN = lsn
+	}
+	flushBlocks := int64(uint64(lsn)/pg.XLogBlcksz) - int64(uint64(w.flush)/pg.XLogBlcksz)
+	return w.cfg.Costs.WriterFlushAft == 0 || flushBlocks >= w.cfg.Costs.WriterFlushAft
+}
+
+// BackgroundFlush is one round of the WAL writer (XLogBackgroundFlush): write
+// complete pages up to the shared write request in flexible mode, flushing if
+// wal_writer_delay passed since its last flush or wal_writer_flush_after pages
+// are pending; if everything complete is flushed, flush the async commit LSN.
+// It reports whether there was work, and the WAL writer's new time.
+func (w *WAL) BackgroundFlush(now int64, u *Usage) (bool, int64) {
+	target := w.rqstWrite - w.rqstWrite%pg.XLogBlcksz
+	flexible := true
+	if target <= w.flush {
+		target = w.asyncLSN
+		flexible = false
+	}
+	if target <= w.flush {
+		return false, now
+	}
+	var flushTo pg.LSN
+	flushBlocks := int64(uint64(target)/pg.XLogBlcksz) - int64(uint64(w.flush)/pg.XLogBlcksz)
+	c := &w.cfg.Costs
+	if c.WriterFlushAft == 0 || w.lastFlushNs == 0 || now-w.lastFlushNs >= c.WriterDelayNs || flushBlocks >= c.WriterFlushAft {
+		flushTo = target
+		w.lastFlushNs = now
+		if w.lastFlushNs == 0 {
+			w.lastFlushNs = 1
+		}
+	}
+	now = w.acquireLock(now)
+	if target > w.write || flushTo > w.flush {
+		now = w.xlogWrite(now, u, target, flushTo, flexible)
+	}
+	return true, now
+}
+
+// Checkpoint starts an online checkpoint's WAL part: the REDO record (17+)
+// whose start becomes RedoRecPtr (before 17, the insert position itself).
+// The caller writes the dirty buffers, then calls FinishCheckpoint.
+func (w *WAL) Checkpoint(now int64, u *Usage, v pg.Version) int64 {
+	if n := CheckpointRedo(v); n > 0 {
+		w.redo = bytePosToRecPtr(w.currBytePos)
+		_, now = w.Insert(now, u, n, 0)
+	} else {
+		w.redo = bytePosToRecPtr(w.currBytePos)
+	}
+	return now
+}
+
+// FinishCheckpoint writes RUNNING_XACTS and CHECKPOINT_ONLINE and flushes them (CreateCheckPoint).
+func (w *WAL) FinishCheckpoint(now int64, u *Usage) int64 {
+	_, now = w.Insert(now, u, RunningXacts, 0)
+	var end pg.LSN
+	end, now = w.Insert(now, u, CheckpointOnline, 0)
+	return w.Flush(now, u, end)
+}
+
+// FlushAll writes and flushes everything (shutdown checkpoint, idle WAL writer catch-up).
+func (w *WAL) FlushAll(now int64, u *Usage) int64 {
+	return w.Flush(now, u, w.insertEnd())
+}
