@@ -264,7 +264,7 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 				return Output{}, err
 			}
 		case "tuple_bytes":
-			n, err := num(24, "must be between 24 and 8160 bytes (a heap tuple with its 23-byte header)")
+			n, err := num(24, "must be between 24 and 8164 bytes (a heap tuple with its 23-byte header)")
 			if err != nil {
 				return Output{}, err
 			}

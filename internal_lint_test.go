@@ -1,0 +1,38 @@
+package pgbufsim_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNoWallClockNoGlobalRand keeps the model deterministic: no non-test Go
+// file may read the wall clock or use math/rand's global generator.
+func TestNoWallClockNoGlobalRand(t *testing.T) {
+	banned := []string{"time.Now(", "time.Since(", "\"math/rand\"", "\"math/rand/v2\"", "go func("}
+	err := filepath.Walk(".", func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if info.IsDir() && strings.HasPrefix(info.Name(), ".") && path != "." {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, b := range banned {
+			if strings.Contains(string(src), b) {
+				t.Errorf("%s uses %s: the simulator must be deterministic (simulated time, seeded PRNGs, no goroutines in the model)", path, b)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
