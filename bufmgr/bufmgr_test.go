@@ -1,0 +1,119 @@
+package bufmgr
+
+import (
+	"testing"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+	"github.com/pgbufsim/pgbufsim/wal"
+	"github.com/stretchr/testify/require"
+)
+
+func newPool(t *testing.T, n int, checksums bool) (*Pool, *Backend) {
+	w, err := wal.New(wal.Config{Version: 18, WalBuffers: 64})
+	require.NoError(t, err)
+	p, err := NewPool(Config{NBuffers: n, Version: 18, Checksums: checksums}, w)
+	require.NoError(t, err)
+	p.CreateRel(1, 1000, true)
+	return p, NewBackend(ClientBackend, 0)
+}
+
+func tag(blk int) pg.BufferTag { return pg.BufferTag{Rel: 1, Block: pg.BlockNumber(blk)} }
+
+// PinBuffer's usage rules: a new buffer starts at 1; each first pin without a
+// strategy adds 1 up to 5; a strategy only raises 0 to 1; re-pinning a buffer
+// this backend already holds changes nothing.
+func TestUsageRules(t *testing.T) {
+	p, be := newPool(t, 16, false)
+	b, hit, err := p.ReadBuffer(be, tag(0), nil)
+	require.NoError(t, err)
+	require.False(t, hit)
+	require.Equal(t, 1, p.State(b).Usage())
+	b2, hit, _ := p.ReadBuffer(be, tag(0), nil) // still pinned: no bump
+	require.True(t, hit)
+	require.Equal(t, b, b2)
+	require.Equal(t, 1, p.State(b).Usage())
+	p.Unpin(be, b)
+	p.Unpin(be, b)
+	for i := 0; i < 10; i++ {
+		b, _, _ = p.ReadBuffer(be, tag(0), nil)
+		p.Unpin(be, b)
+	}
+	require.Equal(t, 5, p.State(b).Usage(), "BM_MAX_USAGE_COUNT")
+	ring := strategy.NewRing(strategy.BulkRead, 2)
+	b, _, _ = p.ReadBuffer(be, tag(0), ring)
+	p.Unpin(be, b)
+	require.Equal(t, 5, p.State(b).Usage(), "a ring user never lowers usage")
+	require.NoError(t, p.CheckInvariants([]*Backend{be}, []*strategy.Ring{ring}))
+}
+
+// MarkBufferDirtyHint with checksums: an FPI only for a page not logged since
+// the redo pointer, and only on the first hint (DIRTY|JUST_DIRTIED short-circuit).
+func TestMarkBufferDirtyHint(t *testing.T) {
+	p, be := newPool(t, 16, true)
+	b, _, _ := p.ReadBuffer(be, tag(0), nil)
+	p.MarkBufferDirtyHint(be, b, 824)
+	require.EqualValues(t, 1, be.WAL.FPI)
+	require.EqualValues(t, 7417, be.WAL.Bytes)
+	require.EqualValues(t, 1, be.Buf.Dirtied)
+	require.Greater(t, p.PageLSN(1, 0), p.WAL().RedoRecPtr())
+	p.MarkBufferDirtyHint(be, b, 824)
+	require.EqualValues(t, 1, be.WAL.FPI, "second hint costs nothing")
+	p.Unpin(be, b)
+	// Without checksums a hint only dirties.
+	p2, be2 := newPool(t, 16, false)
+	b, _, _ = p2.ReadBuffer(be2, tag(0), nil)
+	p2.MarkBufferDirtyHint(be2, b, 824)
+	require.EqualValues(t, 0, be2.WAL.Records)
+	require.True(t, p2.State(b).Has(pg.FlagDirty))
+}
+
+// A dirty BULKREAD ring buffer whose LSN is not flushed is rejected; the
+// replacement comes from the clock (an eviction, not a reuse).
+func TestStrategyRejectBuffer(t *testing.T) {
+	p, be := newPool(t, 64, true)
+	ring := strategy.NewRing(strategy.BulkRead, 2)
+	for blk := 0; blk < 2; blk++ {
+		b, _, _ := p.ReadBuffer(be, tag(blk), ring)
+		p.MarkBufferDirtyHint(be, b, 824) // FPI: LSN past the flush pointer
+		p.Unpin(be, b)
+	}
+	// Block 2: the ring's next slot (buffer of block 0) is rejected, the loop
+	// advances to the other slot (block 1), rejected too, and the victim comes
+	// from the clock: two rejections, no reuse.
+	b, _, err := p.ReadBuffer(be, tag(2), ring)
+	require.NoError(t, err)
+	p.MarkBufferDirty(be, b) // dirty, but its LSN (0) needs no flush
+	p.Unpin(be, b)
+	require.EqualValues(t, 2, be.Rejects)
+	require.EqualValues(t, 0, p.Stats.Rel[ClientBackend][strategy.BulkRead][OpReuses])
+	// Block 3 refills the emptied slot from the clock; block 4 comes back to
+	// block 2's buffer: dirty without a WAL flush needed, so it is written and reused.
+	for blk := 3; blk <= 4; blk++ {
+		b, _, _ = p.ReadBuffer(be, tag(blk), ring)
+		p.Unpin(be, b)
+	}
+	require.EqualValues(t, 2, be.Rejects)
+	require.EqualValues(t, 1, p.Stats.Rel[ClientBackend][strategy.BulkRead][OpReuses])
+	require.EqualValues(t, 1, p.Stats.Rel[ClientBackend][strategy.BulkRead][OpWrites])
+}
+
+// pg_buffercache_evict_all does not refill the free list; DROP does.
+func TestEvictVsDrop(t *testing.T) {
+	p, be := newPool(t, 16, false)
+	for blk := 0; blk < 20; blk++ {
+		b, _, _ := p.ReadBuffer(be, tag(blk), nil)
+		p.Unpin(be, b)
+	}
+	require.Equal(t, 0, p.Control().FreeListLen())
+	r := p.Evict(be, 0, true)
+	require.Equal(t, 16, r.Evicted)
+	require.Equal(t, 0, p.Control().FreeListLen())
+	for blk := 0; blk < 5; blk++ {
+		b, _, _ := p.ReadBuffer(be, tag(blk), nil)
+		p.Unpin(be, b)
+	}
+	p.DropRelBuffers(1)
+	require.Equal(t, 5, p.Control().FreeListLen())
+	require.NoError(t, p.CheckInvariants(nil, nil))
+}

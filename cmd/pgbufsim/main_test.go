@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The CLI runs a scenario, prints JSON with the fixed field names, reports
+// file:line errors, and -rewrite writes blocks that the next run checks.
+func TestRunJSONAndErrors(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.scn")
+	require.NoError(t, os.WriteFile(p, []byte("cluster version=18 shared_buffers=16MB data_checksums=off\ntable t pages=1000 tuple_bytes=1832\ninsert t\nscan t\nshow buffercache t\n"), 0o644))
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"run", "--format=json", p}, &out, &errb), errb.String())
+	var doc struct {
+		Settings map[string]any
+		Steps    []struct {
+			Line   int
+			Result map[string]any
+		}
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &doc))
+	require.Equal(t, "16MB", doc.Settings["shared_buffers"])
+	scan := doc.Steps[3].Result
+	require.Equal(t, 4, doc.Steps[3].Line)
+	// 1000 pages > 2048/4 = 512: a ring of 256kB = 32 buffers (the pin limit
+	// 2048/174 = 11 is below 32, so the cap is max(256kB, 88kB)); one worker
+	// (1000 pages < min_parallel_table_scan_size 1024): serial.
+	require.Equal(t, "bulkread", scan["strategy"])
+	require.EqualValues(t, 32, scan["ring_buffers"])
+	// The load left all 1000 pages in the 2048-buffer pool: every page is a hit.
+	require.EqualValues(t, 1000, scan["shared_hit"])
+	require.EqualValues(t, 0, scan["shared_read"])
+
+	// An error names file and line.
+	bad := filepath.Join(dir, "bad.scn")
+	require.NoError(t, os.WriteFile(bad, []byte("cluster version=18\n\nscan nosuch\n"), 0o644))
+	out.Reset()
+	errb.Reset()
+	require.Equal(t, 1, run([]string{"run", bad}, &out, &errb))
+	require.Contains(t, errb.String(), "bad.scn:3: scan nosuch: relation \"nosuch\" does not exist")
+
+	// -rewrite, then a clean check; then a tampered block fails.
+	require.Equal(t, 0, run([]string{"run", "-rewrite", p}, &out, &errb))
+	require.Equal(t, 0, run([]string{"run", p}, &out, &errb), errb.String())
+	src, _ := os.ReadFile(p)
+	require.NoError(t, os.WriteFile(p, []byte(strings.Replace(string(src), "hit=1000", "hit=999", 1)), 0o644))
+	errb.Reset()
+	require.Equal(t, 1, run([]string{"run", p}, &out, &errb))
+	require.Contains(t, errb.String(), "output differs")
+}

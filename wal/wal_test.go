@@ -1,0 +1,96 @@
+package wal
+
+import (
+	"testing"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/stretchr/testify/require"
+)
+
+func newWAL(t *testing.T, nbuf int) *WAL {
+	w, err := New(Config{Version: 18, WalBuffers: nbuf, Costs: Costs{WriterDelayNs: 200e6, WriterFlushAft: 128}})
+	require.NoError(t, err)
+	return w
+}
+
+// Record sizes from xlogrecord.h / heapam_xlog.h (spec §7).
+func TestRecordSizes(t *testing.T) {
+	// 24 + 4 + 5 + 12 + 4 + (8192 − 824) = 7417: a page of four 1,832-byte tuples.
+	require.Equal(t, 7417, FPIForHint(824))
+	require.Equal(t, 8241, FPIForHint(0))
+	// 8137 = 8241 − 104 (seed 001: 508,562,500 bytes / 62,500 records).
+	require.Equal(t, 8137, FPIForHint(104))
+	// HEAP_INSERT of a 1,832-byte tuple: t_len + 31.
+	require.Equal(t, 1863, HeapInsert(1832, false, 0))
+	require.Equal(t, 30, CheckpointRedo(18))
+	require.Equal(t, 0, CheckpointRedo(16))
+	require.Equal(t, 194, CheckpointRedo(18)+RunningXacts+CheckpointOnline)
+}
+
+// Byte positions map to LSNs around page and segment headers (XLogBytePosToRecPtr).
+func TestBytePosToRecPtr(t *testing.T) {
+	// Byte 0 of a segment is just after its 40-byte long header.
+	require.Equal(t, pg.LSN(40), bytePosToRecPtr(0))
+	// The last usable byte of the first page, then the first of the second page (after 24 bytes).
+	require.Equal(t, pg.LSN(8191), bytePosToRecPtr(8192-40-1))
+	require.Equal(t, pg.LSN(8192+24), bytePosToRecPtr(8192-40))
+	// An end position exactly at a page boundary stays there (XLogBytePosToEndRecPtr).
+	require.Equal(t, pg.LSN(8192), bytePosToEndRecPtr(8192-40))
+	// One segment of usable bytes is the next segment's first byte.
+	require.Equal(t, pg.LSN(pg.WalSegSize+40), bytePosToRecPtr(usableBytesInSeg))
+}
+
+// The LSN distance of n records is n × MAXALIGN(len) plus a 24-byte header per
+// WAL page crossed and 16 more per segment (spec §7): 32,768 FPIs of 7,417
+// bytes take 32,768 × 7,424 = 243,269,632 bytes of records.
+func TestLSNDistance(t *testing.T) {
+	w := newWAL(t, 2048)
+	var u Usage
+	start := w.InsertLSN()
+	now := int64(0)
+	for i := 0; i < 32768; i++ {
+		_, now = w.Insert(now, &u, 7417, 1)
+	}
+	require.EqualValues(t, 32768, u.Records)
+	require.EqualValues(t, 32768*7417, u.Bytes)
+	d := int64(w.InsertLSN() - start)
+	records := int64(32768 * 7424)
+	pages := (d + 8191) / 8192
+	require.InDelta(t, records+pages*24+16*(d/pg.WalSegSize), d, 48)
+}
+
+// Once the inserter gets wal_buffers pages ahead of the write pointer, every
+// new page needs the old one written first: one "buffers full" per page.
+func TestBuffersFull(t *testing.T) {
+	w := newWAL(t, 8)
+	var u Usage
+	now := int64(0)
+	for i := 0; i < 100; i++ {
+		_, now = w.Insert(now, &u, 8000, 0)
+	}
+	// 100 records × 8000 bytes ≈ 98 pages; the first ~8 find their slots free.
+	pages := int64(w.InsertLSN()/8192 - w.redo/8192)
+	require.InDelta(t, pages-8, u.BuffersFull, 2)
+	require.Less(t, int64(w.WriteLSN()), int64(w.InsertLSN()))
+	require.False(t, w.NeedsFlush(w.redo))
+	// XLogFlush writes and flushes everything inserted.
+	end := w.InsertLSN()
+	w.Flush(now, &u, end-1)
+	require.False(t, w.NeedsFlush(end-1))
+}
+
+// The WAL writer's flexible write stops at the ring's wrap point.
+func TestBackgroundFlushStopsAtWrap(t *testing.T) {
+	w := newWAL(t, 8)
+	var u, ww Usage
+	now := int64(0)
+	for i := 0; i < 20; i++ { // ~20 pages: the ring wrapped, backends wrote some
+		_, now = w.Insert(now, &u, 8000, 0)
+	}
+	before := w.FlushLSN()
+	worked, _ := w.BackgroundFlush(now, &ww)
+	require.True(t, worked)
+	require.Greater(t, w.FlushLSN(), before)
+	require.Less(t, w.FlushLSN(), w.InsertLSN()-8192, "flexible mode stops at the wrap, short of the insert position")
+	require.EqualValues(t, 1, ww.Writes)
+}
