@@ -46,8 +46,6 @@ type Cluster struct {
 	sync      syncScanTable
 	rng       *pcg
 	marks     map[string]mark
-	inXact    bool
-	xactNew   map[pg.RelID]bool
 	notices   []string
 	vmLSNs    map[[2]int]pg.LSN
 }

@@ -323,9 +323,6 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 	c.rels = append(c.rels, r)
 	c.byName[name] = r
 	c.pool.CreateRel(id, 0, true)
-	if c.inXact {
-		c.xactNew[id] = true
-	}
 	text := fmt.Sprintf("ok: %d bytes a tuple, %d tuples a page, hole %d bytes", shape.TupleLen, shape.TuplesPerPage(), shape.Hole(shape.TuplesPerPage()))
 	return Output{Text: text, JSON: map[string]any{"tuple_bytes": shape.TupleLen, "tuples_per_page": shape.TuplesPerPage()}}, nil
 }
