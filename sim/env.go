@@ -49,6 +49,8 @@ func init() {
 		{"table", "table NAME (rows=N | pages=N) [tuple_bytes=B | columns=(int4, text:1800, ...) | tuples_per_page=K] [fillfactor=F] [autovacuum=on|off]", "CREATE TABLE with a row shape; rows/pages is what insert loads", (*Env).cmdTable},
 		// Example: insert big
 		{"insert", "insert TABLE [rows=N]", "INSERT INTO TABLE SELECT … (the table's declared rows by default)", (*Env).cmdInsert},
+		// Example: truncate big
+		{"truncate", "truncate TABLE", "TRUNCATE: the table's buffers are invalidated onto the free list (InvalidateBuffer)", (*Env).cmdTruncate},
 		// Example: checkpoint
 		{"checkpoint", "checkpoint", "CHECKPOINT", (*Env).cmdCheckpoint},
 		// Example: evict all

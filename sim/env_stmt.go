@@ -129,3 +129,18 @@ func (e *Env) cmdMark(args []datadriven.CmdArg) (Output, error) {
 	c.marks[args[0].Key] = mark{lsn: c.wal.InsertLSN(), io: c.pool.Stats, wal: c.wal.Total, time: c.now}
 	return Output{Text: "ok", JSON: map[string]any{}}, nil
 }
+
+func (e *Env) cmdTruncate(args []datadriven.CmdArg) (Output, error) {
+	r, rest, err := e.oneTable("truncate", args)
+	if err != nil {
+		return Output{}, err
+	}
+	if len(rest) > 0 {
+		return Output{}, fmt.Errorf("truncate %s: takes no options", r.Name)
+	}
+	// DropRelationBuffers: every buffer of the old relfilenode goes to the head of the free list.
+	e.C.pool.DropRelBuffers(r.ID)
+	r.Truncate()
+	return Output{Text: fmt.Sprintf("ok: free list now %d buffers", e.C.pool.Control().FreeListLen()),
+		JSON: map[string]any{"free_list": e.C.pool.Control().FreeListLen()}}, nil
+}

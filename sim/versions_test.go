@@ -70,3 +70,27 @@ scan big
 		})
 	}
 }
+
+// TRUNCATE puts a table's buffers on the free list (InvalidateBuffer →
+// StrategyFreeBuffer); pg_buffercache eviction does not (spec §2): evicted
+// buffers are left for the clock hand to find.
+func TestTruncateRefillsFreeList(t *testing.T) {
+	env, _ := run(t, `cluster version=18 shared_buffers=16MB data_checksums=off
+table a pages=1500 tuple_bytes=1832
+table b pages=1000 tuple_bytes=1832
+insert a
+insert b
+`)
+	// 2,500 pages through a 2,048-buffer pool (plus catalogs): the free list is used up.
+	require.Equal(t, 0, env.C.Pool().Control().FreeListLen())
+	before := buffers(env)["a"]
+	out, err := env.Exec("truncate", argsOf("a"))
+	require.NoError(t, err)
+	require.Equal(t, before, env.C.Pool().Control().FreeListLen(), out.Text)
+	// evict all invalidates without refilling it.
+	_, err = env.Exec("evict", argsOf("b"))
+	require.NoError(t, err)
+	require.Equal(t, before, env.C.Pool().Control().FreeListLen())
+	_, err = env.Exec("truncate", argsOf("nosuch"))
+	require.Error(t, err)
+}
