@@ -149,6 +149,8 @@ func (r *Relation) Truncate() {
 	r.flags, r.ntuples = r.flags[:0], r.ntuples[:0]
 	r.Rows = 0
 	r.TargetBlock = pg.InvalidBlockNumber
+	// The new relfilenode has no statistics: pg_class.relpages 0, reltuples -1.
+	r.RelTuples, r.RelPages = -1, 0
 }
 
 // CountVisibility is pg_visibility_map_summary(): all-visible and all-frozen pages.

@@ -141,6 +141,12 @@ func (e *Env) cmdTruncate(args []datadriven.CmdArg) (Output, error) {
 	// DropRelationBuffers: every buffer of the old relfilenode goes to the head of the free list.
 	e.C.pool.DropRelBuffers(r.ID)
 	r.Truncate()
+	// The new relfilenode comes with a new, empty visibility map.
+	for k := range e.C.vmLSNs {
+		if k[0] == int(r.ID) {
+			delete(e.C.vmLSNs, k)
+		}
+	}
 	return Output{Text: fmt.Sprintf("ok: free list now %d buffers", e.C.pool.Control().FreeListLen()),
 		JSON: map[string]any{"free_list": e.C.pool.Control().FreeListLen()}}, nil
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
-	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/stretchr/testify/require"
 )
@@ -120,8 +119,6 @@ func lastStmt(outs []Output) map[string]any { return outs[len(outs)-1].JSON.(map
 func walSince(env *Env, name string) int64 {
 	return int64(env.C.WAL().InsertLSN() - env.C.marks[name].lsn)
 }
-
-var _ = pg.BLCKSZ
 
 // argsOf parses positional arguments the way a scenario line would.
 func argsOf(words ...string) []datadriven.CmdArg {
