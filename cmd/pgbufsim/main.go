@@ -2,24 +2,35 @@
 // PostgreSQL's shared buffer manager.
 //
 //	pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn
+//	pgbufsim verify --pgbin DIR [--keep] [--format=json] FILE.scn
 //	pgbufsim help [settings]
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/pgbufsim/pgbufsim/sim"
+	"github.com/pgbufsim/pgbufsim/verify"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	// An interrupt cancels the context; verify then stops its server and removes its directory.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
@@ -30,6 +41,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "run":
 		return runCmd(args[1:], stdout, stderr)
+	case "verify":
+		return verifyCmd(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "pgbufsim: unknown command %q\n", args[0])
 	usage(stderr)
@@ -37,7 +50,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn\n       pgbufsim help [settings]")
+	fmt.Fprintln(w, "usage: pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn\n"+
+		"       pgbufsim verify --pgbin DIR [--keep] [--format=json] [--seed=N] FILE.scn\n"+
+		"       pgbufsim help [settings]")
 }
 
 func help(w io.Writer, args []string) {
@@ -131,4 +146,56 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// verifyCmd runs a scenario on a real server and on the simulator: exit 0
+// when every judged figure is within tolerance, 1 otherwise or on error.
+func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pgbin := fs.String("pgbin", "", "PostgreSQL's bin directory (pg_config --bindir)")
+	keep := fs.Bool("keep", false, "keep the stopped cluster's data directory")
+	format := fs.String("format", "text", "output format: text or json")
+	seed := fs.Uint64("seed", 1, "PRNG seed")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || *pgbin == "" {
+		usage(stderr)
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "pgbufsim: --format=%s: must be text or json\n", *format)
+		return 2
+	}
+	path := fs.Arg(0)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim: %v\n", err)
+		return 1
+	}
+	o := verify.Options{PGBin: *pgbin, Keep: *keep, Seed: *seed}
+	if !*quiet {
+		o.Progress = stderr
+	}
+	rep, err := verify.Run(ctx, path, string(src), o)
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim verify: %v\n", err)
+		return 1
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"report": rep, "ok": rep.OK()}); err != nil {
+			fmt.Fprintf(stderr, "pgbufsim: %v\n", err)
+			return 1
+		}
+	} else {
+		fmt.Fprint(stdout, rep.Text())
+	}
+	if !rep.OK() {
+		return 1
+	}
+	return 0
 }

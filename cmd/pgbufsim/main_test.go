@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -18,7 +19,7 @@ func TestRunJSONAndErrors(t *testing.T) {
 	p := filepath.Join(dir, "s.scn")
 	require.NoError(t, os.WriteFile(p, []byte("cluster version=18 shared_buffers=16MB data_checksums=off\ntable t pages=1000 tuple_bytes=1832\ninsert t\nscan t\nshow buffercache t\n"), 0o644))
 	var out, errb bytes.Buffer
-	require.Equal(t, 0, run([]string{"run", "--format=json", p}, &out, &errb), errb.String())
+	require.Equal(t, 0, run(context.Background(), []string{"run", "--format=json", p}, &out, &errb), errb.String())
 	var doc struct {
 		Settings map[string]any
 		Steps    []struct {
@@ -44,15 +45,15 @@ func TestRunJSONAndErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(bad, []byte("cluster version=18\n\nscan nosuch\n"), 0o644))
 	out.Reset()
 	errb.Reset()
-	require.Equal(t, 1, run([]string{"run", bad}, &out, &errb))
+	require.Equal(t, 1, run(context.Background(), []string{"run", bad}, &out, &errb))
 	require.Contains(t, errb.String(), "bad.scn:3: scan nosuch: relation \"nosuch\" does not exist")
 
 	// -rewrite, then a clean check; then a tampered block fails.
-	require.Equal(t, 0, run([]string{"run", "-rewrite", p}, &out, &errb))
-	require.Equal(t, 0, run([]string{"run", p}, &out, &errb), errb.String())
+	require.Equal(t, 0, run(context.Background(), []string{"run", "-rewrite", p}, &out, &errb))
+	require.Equal(t, 0, run(context.Background(), []string{"run", p}, &out, &errb), errb.String())
 	src, _ := os.ReadFile(p)
 	require.NoError(t, os.WriteFile(p, []byte(strings.Replace(string(src), "hit=1000", "hit=999", 1)), 0o644))
 	errb.Reset()
-	require.Equal(t, 1, run([]string{"run", p}, &out, &errb))
+	require.Equal(t, 1, run(context.Background(), []string{"run", p}, &out, &errb))
 	require.Contains(t, errb.String(), "output differs")
 }

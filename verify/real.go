@@ -1,0 +1,626 @@
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/sim"
+)
+
+// runner holds the real side's state while a scenario runs.
+type runner struct {
+	srv      *Server
+	env      *sim.Env // the simulator after its whole run (for table shapes)
+	name     string
+	rep      *Report
+	progress io.Writer
+	tables   map[string]*table
+	marks    map[string]realMark
+}
+
+// action runs one step on the server and adds its rows to the report.
+type action func(ctx context.Context, st *step) error
+
+type realMark struct {
+	lsn pg.LSN
+	wal walStats
+}
+
+// walStats is pg_stat_wal.
+type walStats struct{ records, fpi, bytes, buffersFull int64 }
+
+// session runs fn in a new connection (as psql -c does for each command),
+// then makes the backend flush its statistics before it goes (pg_stat_force_next_flush,
+// then one more round trip: pending stats are reported before ReadyForQuery).
+func (r *runner) session(ctx context.Context, fn func(conn *pgx.Conn) error) error {
+	conn, err := r.srv.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if err := fn(conn); err != nil {
+		return err
+	}
+	if _, err := conn.Exec(ctx, "SELECT pg_stat_force_next_flush()"); err != nil {
+		return err
+	}
+	_, err = conn.Exec(ctx, "SELECT 1")
+	return err
+}
+
+func (r *runner) nbuf() int64 { return int64(r.rep.NBuffers) }
+
+// bufTol is the per-relation buffer tolerance the issue fixes: 1% of shared_buffers.
+func (r *runner) bufTol(why string) Tol {
+	return Tol{Abs: max(r.nbuf()/100, 1), Why: why}
+}
+
+func simInt(js any, key string) int64 {
+	m, _ := js.(map[string]any)
+	switch v := m[key].(type) {
+	case int:
+		return int64(v)
+	case int64:
+		return v
+	case float64:
+		return int64(v)
+	}
+	return 0
+}
+
+// translate turns a step into its SQL, refusing commands with no translation
+// for this server before anything starts.
+func (r *runner) translate(st *step) (action, error) {
+	major := r.srv.Major
+	switch st.cmd {
+	case "cluster":
+		return r.actCluster(st)
+	case "set":
+		return r.actSet, nil
+	case "restart":
+		return r.actRestart, nil
+	case "table":
+		t, err := newTable(st, r.env)
+		if err != nil {
+			return nil, err
+		}
+		r.tables[t.name] = t
+		return t.actCreate(r), nil
+	case "insert":
+		return r.actInsert, nil
+	case "truncate":
+		return r.simple(func(st *step) string { return "TRUNCATE " + st.args[0].Key }), nil
+	case "checkpoint":
+		return r.actCheckpoint, nil
+	case "evict":
+		if st.args[0].Key == "all" {
+			if major >= 18 {
+				return r.simple(func(*step) string { return "SELECT pg_buffercache_evict_all()" }), nil
+			}
+			return r.simple(func(*step) string {
+				return "SELECT count(pg_buffercache_evict(bufferid)) FROM pg_buffercache WHERE relfilenode IS NOT NULL"
+			}), nil
+		}
+		switch {
+		case major >= 18:
+			return r.simple(func(st *step) string {
+				return fmt.Sprintf("SELECT pg_buffercache_evict_relation('%s')", st.args[0].Key)
+			}), nil
+		case major == 17:
+			return r.simple(func(st *step) string {
+				return fmt.Sprintf("SELECT count(pg_buffercache_evict(bufferid)) FROM pg_buffercache WHERE relfilenode = pg_relation_filenode('%s')", st.args[0].Key)
+			}), nil
+		}
+		return nil, fmt.Errorf("%s: no SQL translation on PostgreSQL %d: pg_buffercache can evict only from 17 on (and a restart would evict every relation)", lineText(st), major)
+	case "scan":
+		return r.actScan, nil
+	case "vacuum":
+		return r.actVacuum, nil
+	case "sleep":
+		ns, err := pg.ParseDuration(st.args[0].Key, 1e9)
+		if err != nil {
+			return nil, err
+		}
+		return r.simple(func(*step) string { return fmt.Sprintf("SELECT pg_sleep(%g)", float64(ns)/1e9) }), nil
+	case "mark":
+		return r.actMark, nil
+	case "show":
+		switch st.args[0].Key {
+		case "buffercache":
+			return r.actBuffercache, nil
+		case "wal":
+			return r.actShowWAL, nil
+		case "visibility":
+			return r.actVisibility, nil
+		case "settings":
+			return func(context.Context, *step) error { return nil }, nil
+		case "io":
+			return nil, fmt.Errorf("%s: no SQL translation yet: pg_stat_io (16+) is not compared by verify", lineText(st))
+		}
+	}
+	return nil, fmt.Errorf("%s: no SQL translation for the command %q", lineText(st), st.cmd)
+}
+
+func (r *runner) simple(sql func(*step) string) action {
+	return func(ctx context.Context, st *step) error {
+		return r.session(ctx, func(conn *pgx.Conn) error {
+			_, err := conn.Exec(ctx, sql(st))
+			return err
+		})
+	}
+}
+
+// actCluster: initdb (--data-checksums when asked), the scenario's settings
+// in postgresql.conf, start, the extensions the queries need, then a restart
+// so the pool starts empty, as the simulator's does.
+func (r *runner) actCluster(st *step) (action, error) {
+	checksums := false
+	var conf [][2]string
+	for _, a := range st.args {
+		if a.Key == "version" {
+			continue
+		}
+		v := a.Vals[0]
+		if a.Key == "data_checksums" {
+			checksums = v == "on" || v == "true"
+			continue
+		}
+		conf = append(conf, [2]string{a.Key, v})
+	}
+	return func(ctx context.Context, st *step) error {
+		if err := r.srv.Init(ctx, checksums, conf); err != nil {
+			return err
+		}
+		if err := r.srv.Start(ctx); err != nil {
+			return err
+		}
+		err := r.session(ctx, func(conn *pgx.Conn) error {
+			for _, ext := range []string{"pg_buffercache", "pg_visibility"} {
+				if _, err := conn.Exec(ctx, "CREATE EXTENSION "+ext); err != nil {
+					return fmt.Errorf("CREATE EXTENSION %s (is postgresql-contrib installed?): %w", ext, err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := r.srv.Restart(ctx); err != nil {
+			return err
+		}
+		var nb int64
+		err = r.session(ctx, func(conn *pgx.Conn) error {
+			return conn.QueryRow(ctx, "SELECT setting::bigint FROM pg_settings WHERE name = 'shared_buffers'").Scan(&nb)
+		})
+		r.rep.add(st, "shared_buffers (buffers)", r.nbuf(), nb, exact)
+		return err
+	}, nil
+}
+
+// actSet: ALTER SYSTEM + reload, waiting until new sessions see the reloaded file.
+func (r *runner) actSet(ctx context.Context, st *step) error {
+	var before time.Time
+	err := r.session(ctx, func(conn *pgx.Conn) error {
+		if err := conn.QueryRow(ctx, "SELECT pg_conf_load_time()").Scan(&before); err != nil {
+			return err
+		}
+		for _, a := range st.args {
+			if _, err := conn.Exec(ctx, fmt.Sprintf("ALTER SYSTEM SET %s = '%s'", a.Key, strings.ReplaceAll(a.Vals[0], "'", "''"))); err != nil {
+				return err
+			}
+		}
+		_, err := conn.Exec(ctx, "SELECT pg_reload_conf()")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i := 0; i < 100; i++ {
+		var t time.Time
+		if err := r.session(ctx, func(conn *pgx.Conn) error {
+			return conn.QueryRow(ctx, "SELECT pg_conf_load_time()").Scan(&t)
+		}); err != nil {
+			return err
+		}
+		if t.After(before) {
+			return nil
+		}
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("the server did not reload its configuration")
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (r *runner) insertLSN(ctx context.Context) (pg.LSN, error) {
+	var s string
+	err := r.session(ctx, func(conn *pgx.Conn) error {
+		return conn.QueryRow(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&s)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return parseLSN(s)
+}
+
+func parseLSN(s string) (pg.LSN, error) {
+	hi, lo, ok := strings.Cut(s, "/")
+	h, err1 := strconv.ParseUint(hi, 16, 32)
+	l, err2 := strconv.ParseUint(lo, 16, 32)
+	if !ok || err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("bad LSN %q", s)
+	}
+	return pg.LSN(h<<32 | l), nil
+}
+
+// walSettled reads pg_stat_wal until two reads 200 ms apart agree: the
+// checkpointer and the WAL writer report their counters a little after they
+// act.
+func (r *runner) walSettled(ctx context.Context) (walStats, error) {
+	var prev walStats
+	for i := 0; i < 25; i++ {
+		var w walStats
+		err := r.session(ctx, func(conn *pgx.Conn) error {
+			return conn.QueryRow(ctx, "SELECT wal_records, wal_fpi, wal_bytes::bigint, wal_buffers_full FROM pg_stat_wal").
+				Scan(&w.records, &w.fpi, &w.bytes, &w.buffersFull)
+		})
+		if err != nil {
+			return w, err
+		}
+		if i > 0 && w == prev {
+			return w, nil
+		}
+		prev = w
+		if err := sleep(ctx, 200*time.Millisecond); err != nil {
+			return w, err
+		}
+	}
+	return prev, nil
+}
+
+// actRestart: pg_ctl restart -m fast; the shutdown checkpoint's WAL is compared.
+func (r *runner) actRestart(ctx context.Context, st *step) error {
+	before, err := r.insertLSN(ctx)
+	if err != nil {
+		return err
+	}
+	if err := r.srv.Restart(ctx); err != nil {
+		return err
+	}
+	after, err := r.insertLSN(ctx)
+	if err != nil {
+		return err
+	}
+	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(after-before), exact)
+	return nil
+}
+
+// actCheckpoint: CHECKPOINT; buffers written (pg_stat_bgwriter / pg_stat_checkpointer) and WAL.
+func (r *runner) actCheckpoint(ctx context.Context, st *step) error {
+	q := "SELECT buffers_checkpoint FROM pg_stat_bgwriter"
+	if r.srv.Major >= 17 {
+		q = "SELECT buffers_written FROM pg_stat_checkpointer"
+	}
+	var w0, w1 int64
+	read := func(dst *int64) error {
+		return r.session(ctx, func(conn *pgx.Conn) error { return conn.QueryRow(ctx, q).Scan(dst) })
+	}
+	if err := read(&w0); err != nil {
+		return err
+	}
+	s0, err := r.walSettled(ctx)
+	if err != nil {
+		return err
+	}
+	lsn0, err := r.insertLSN(ctx)
+	if err != nil {
+		return err
+	}
+	if err := r.session(ctx, func(conn *pgx.Conn) error { _, err := conn.Exec(ctx, "CHECKPOINT"); return err }); err != nil {
+		return err
+	}
+	s1, err := r.walSettled(ctx)
+	if err != nil {
+		return err
+	}
+	lsn1, err := r.insertLSN(ctx)
+	if err != nil {
+		return err
+	}
+	if err := read(&w1); err != nil {
+		return err
+	}
+	r.rep.add(st, "buffers written", simInt(st.sim, "shared_written"), w1-w0, r.bufTol("the bgwriter, not modelled, may have cleaned some first"))
+	r.rep.add(st, "WAL records", simInt(st.sim, "wal_records"), s1.records-s0.records, exact)
+	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(lsn1-lsn0), exact)
+	return nil
+}
+
+// actInsert: EXPLAIN (ANALYZE, BUFFERS, WAL) INSERT … SELECT generate_series.
+func (r *runner) actInsert(ctx context.Context, st *step) error {
+	t := r.tables[st.args[0].Key]
+	n := t.declared
+	for _, a := range st.args[1:] {
+		if a.Key == "rows" {
+			n, _ = strconv.ParseInt(a.Vals[0], 10, 64)
+		}
+	}
+	sql := fmt.Sprintf("INSERT INTO %s SELECT %s FROM generate_series(%d, %d) g", t.name, strings.Join(t.exprs, ", "), t.next, t.next+n-1)
+	t.next += n
+	if err := r.explain(ctx, st, sql); err != nil {
+		return err
+	}
+	var pages int64
+	err := r.session(ctx, func(conn *pgx.Conn) error {
+		return conn.QueryRow(ctx, fmt.Sprintf("SELECT pg_relation_size('%s') / 8192", t.name)).Scan(&pages)
+	})
+	if err != nil {
+		return err
+	}
+	r.rep.add(st, "relation pages", st.pages, pages, exact)
+	return nil
+}
+
+// actScan: EXPLAIN (ANALYZE, BUFFERS, WAL) SELECT count(*).
+func (r *runner) actScan(ctx context.Context, st *step) error {
+	return r.explain(ctx, st, "SELECT count(*) FROM "+st.args[0].Key)
+}
+
+// explain runs a statement under EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON)
+// and compares its counters; parallel workers' counters are included in the
+// top node, as EXPLAIN reports them.
+func (r *runner) explain(ctx context.Context, st *step, sql string) error {
+	var raw []byte
+	err := r.session(ctx, func(conn *pgx.Conn) error {
+		return conn.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) "+sql).Scan(&raw)
+	})
+	if err != nil {
+		return err
+	}
+	var doc []struct {
+		Plan map[string]any `json:"Plan"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil || len(doc) == 0 {
+		return fmt.Errorf("cannot read EXPLAIN's JSON: %v", err)
+	}
+	p := doc[0].Plan
+	num := func(k string) int64 { f, _ := p[k].(float64); return int64(f) }
+	bt := r.bufTol("")
+	r.rep.add(st, "shared hit", simInt(st.sim, "shared_hit"), num("Shared Hit Blocks"), bt)
+	r.rep.add(st, "shared read", simInt(st.sim, "shared_read"), num("Shared Read Blocks"), bt)
+	r.rep.add(st, "shared dirtied", simInt(st.sim, "shared_dirtied"), num("Shared Dirtied Blocks"), bt)
+	r.rep.add(st, "shared written", simInt(st.sim, "shared_written"), num("Shared Written Blocks"), bt)
+	r.rep.add(st, "WAL records", simInt(st.sim, "wal_records"), num("WAL Records"), exact)
+	r.rep.add(st, "WAL fpi", simInt(st.sim, "wal_fpi"), num("WAL FPI"), exact)
+	r.rep.add(st, "WAL bytes", simInt(st.sim, "wal_bytes"), num("WAL Bytes"), Tol{Pct: 1})
+	if w, ok := workersLaunched(p); ok {
+		r.rep.add(st, "workers launched", simInt(st.sim, "workers"), w, exact)
+	}
+	return nil
+}
+
+func workersLaunched(p map[string]any) (int64, bool) {
+	if w, ok := p["Workers Launched"].(float64); ok {
+		return int64(w), true
+	}
+	kids, _ := p["Plans"].([]any)
+	for _, k := range kids {
+		if km, ok := k.(map[string]any); ok {
+			if w, ok := workersLaunched(km); ok {
+				return w, true
+			}
+		}
+	}
+	return 0, false
+}
+
+var (
+	reVacBuf = regexp.MustCompile(`buffer usage: (\d+) hits, (\d+) (?:misses|reads), (\d+) dirtied`)
+	reVacWAL = regexp.MustCompile(`WAL usage: (\d+) records, (\d+) full page images, (\d+) bytes`)
+)
+
+// actVacuum: VACUUM (VERBOSE) reports its buffer and WAL usage in its INFO message.
+func (r *runner) actVacuum(ctx context.Context, st *step) error {
+	opts := "VERBOSE"
+	for _, a := range st.args[1:] {
+		if a.Key == "freeze" {
+			opts += ", FREEZE"
+		}
+	}
+	var msgs []string
+	cfg, err := pgx.ParseConfig(r.srv.connString())
+	if err != nil {
+		return err
+	}
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { msgs = append(msgs, n.Message+"\n"+n.Detail) }
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, fmt.Sprintf("VACUUM (%s) %s", opts, st.args[0].Key)); err != nil {
+		return err
+	}
+	if _, err := conn.Exec(ctx, "SELECT pg_stat_force_next_flush()"); err != nil {
+		return err
+	}
+	all := strings.Join(msgs, "\n")
+	b := reVacBuf.FindStringSubmatch(all)
+	w := reVacWAL.FindStringSubmatch(all)
+	if b == nil || w == nil {
+		return fmt.Errorf("VACUUM VERBOSE printed no buffer/WAL usage:\n%s", all)
+	}
+	n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
+	bt := r.bufTol("")
+	r.rep.add(st, "buffer hits", simInt(st.sim, "shared_hit"), n(b[1]), bt)
+	r.rep.add(st, "buffer reads", simInt(st.sim, "shared_read"), n(b[2]), bt)
+	r.rep.add(st, "buffers dirtied", simInt(st.sim, "shared_dirtied"), n(b[3]), bt)
+	r.rep.add(st, "WAL records", simInt(st.sim, "wal_records"), n(w[1]), exact)
+	r.rep.add(st, "WAL fpi", simInt(st.sim, "wal_fpi"), n(w[2]), exact)
+	r.rep.add(st, "WAL bytes", simInt(st.sim, "wal_bytes"), n(w[3]), Tol{Pct: 1})
+	return nil
+}
+
+// actMark remembers the insert LSN and pg_stat_wal.
+func (r *runner) actMark(ctx context.Context, st *step) error {
+	w, err := r.walSettled(ctx)
+	if err != nil {
+		return err
+	}
+	lsn, err := r.insertLSN(ctx)
+	if err != nil {
+		return err
+	}
+	r.marks[st.args[0].Key] = realMark{lsn: lsn, wal: w}
+	return nil
+}
+
+// actShowWAL compares WAL since a mark: pg_stat_wal differences and the LSN distance.
+func (r *runner) actShowWAL(ctx context.Context, st *step) error {
+	var since string
+	for _, a := range st.args[1:] {
+		if a.Key == "since" {
+			since = a.Vals[0]
+		}
+	}
+	m, ok := r.marks[since]
+	if !ok {
+		r.rep.Notes = append(r.rep.Notes, fmt.Sprintf("line %d: show wal without since=MARK is not compared (the server's counters include initdb)", st.line))
+		return nil
+	}
+	w, err := r.walSettled(ctx)
+	if err != nil {
+		return err
+	}
+	lsn, err := r.insertLSN(ctx)
+	if err != nil {
+		return err
+	}
+	bg := Tol{Abs: 2, Why: "the bgwriter's standby snapshots are not modelled"}
+	r.rep.add(st, "WAL records", simInt(st.sim, "records"), w.records-m.wal.records, bg)
+	r.rep.add(st, "WAL fpi", simInt(st.sim, "fpi"), w.fpi-m.wal.fpi, exact)
+	r.rep.add(st, "WAL bytes (LSN distance)", simInt(st.sim, "bytes"), int64(lsn-m.lsn), Tol{Abs: 112, Pct: 1, Why: "up to two standby snapshots"})
+	r.rep.add(st, "wal_buffers_full", simInt(st.sim, "buffers_full"), w.buffersFull-m.wal.buffersFull, Tol{Info: true, Why: "WAL writer timing"})
+	return nil
+}
+
+// actVisibility: pg_visibility_map_summary().
+func (r *runner) actVisibility(ctx context.Context, st *step) error {
+	var av, af int64
+	err := r.session(ctx, func(conn *pgx.Conn) error {
+		return conn.QueryRow(ctx, fmt.Sprintf("SELECT all_visible, all_frozen FROM pg_visibility_map_summary('%s')", st.args[1].Key)).Scan(&av, &af)
+	})
+	if err != nil {
+		return err
+	}
+	r.rep.add(st, "all-visible pages", simInt(st.sim, "all_visible"), av, exact)
+	r.rep.add(st, "all-frozen pages", simInt(st.sim, "all_frozen"), af, exact)
+	return nil
+}
+
+// actBuffercache: pg_buffercache grouped like the simulator's table: the
+// scenario's relations, everything else as (other), and unused buffers.
+func (r *runner) actBuffercache(ctx context.Context, st *step) error {
+	want := map[string]bool{}
+	for _, a := range st.args[1:] {
+		want[a.Key] = true
+	}
+	type agg struct {
+		buffers, dirty int64
+		usage          [6]int64
+	}
+	byName := map[string]*agg{}
+	var unused int64
+	err := r.session(ctx, func(conn *pgx.Conn) error {
+		filenode := map[uint32]string{}
+		for name := range r.tables {
+			var fn uint32
+			if err := conn.QueryRow(ctx, fmt.Sprintf("SELECT pg_relation_filenode('%s')", name)).Scan(&fn); err != nil {
+				return err
+			}
+			filenode[fn] = name
+		}
+		var db uint32
+		if err := conn.QueryRow(ctx, "SELECT oid FROM pg_database WHERE datname = current_database()").Scan(&db); err != nil {
+			return err
+		}
+		rows, err := conn.Query(ctx, "SELECT relfilenode, reldatabase, isdirty, usagecount FROM pg_buffercache")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var fn, rdb *uint32
+			var dirty *bool
+			var usage *int16
+			if err := rows.Scan(&fn, &rdb, &dirty, &usage); err != nil {
+				return err
+			}
+			if fn == nil {
+				unused++
+				continue
+			}
+			name := "(other)"
+			if n, ok := filenode[*fn]; ok && rdb != nil && *rdb == db {
+				name = n
+			}
+			a := byName[name]
+			if a == nil {
+				a = &agg{}
+				byName[name] = a
+			}
+			a.buffers++
+			if dirty != nil && *dirty {
+				a.dirty++
+			}
+			if usage != nil && *usage >= 0 && *usage <= 5 {
+				a.usage[*usage]++
+			}
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return err
+	}
+	m, _ := st.sim.(map[string]any)
+	rels, _ := m["relations"].([]map[string]any)
+	bt := r.bufTol("")
+	dt := r.bufTol("the bgwriter, not modelled, cleans some")
+	for _, rel := range rels {
+		name, _ := rel["name"].(string)
+		a := byName[name]
+		if a == nil {
+			a = &agg{}
+		}
+		r.rep.add(st, name+" buffers", simInt(rel, "buffers"), a.buffers, bt)
+		r.rep.add(st, name+" dirty", simInt(rel, "dirty"), a.dirty, dt)
+		usage, _ := rel["usage"].([]int)
+		for u := 0; u < 6 && u < len(usage); u++ {
+			r.rep.add(st, fmt.Sprintf("%s usage %d", name, u), int64(usage[u]), a.usage[u], bt)
+		}
+	}
+	if len(want) == 0 {
+		r.rep.add(st, "(unused)", simInt(m, "unused"), unused, bt)
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgbufsim/pgbufsim/sim"
+)
+
+// table is a scenario table's SQL: columns whose heap tuples have the
+// simulated length, and the expressions INSERT … SELECT generates rows with.
+type table struct {
+	name     string
+	cols     []string // column definitions
+	exprs    []string // one per column; g is the generate_series value (the implicit id)
+	plain    []string // varlena columns stored PLAIN: never compressed or moved out of line
+	with     []string // storage parameters
+	declared int64    // rows an `insert` loads by default
+	next     int64    // the next id
+}
+
+// heapTupleHeader is MAXALIGN(SizeofHeapTupleHeader) for a row without nulls.
+const heapTupleHeader = 24
+
+// newTable derives the SQL for a `table` command from the simulator's shape:
+// columns=(…) become those columns; otherwise (id int4, pad text) with pad's
+// length chosen so the tuple has the simulated length (a 1-byte varlena
+// header up to 126 bytes, else a 4-byte header at int alignment: 32 + length).
+func newTable(st *step, env *sim.Env) (*table, error) {
+	name := st.args[0].Key
+	rel, ok := env.C.Relation(name)
+	if !ok {
+		return nil, fmt.Errorf("table %s: unknown to the simulator", name)
+	}
+	t := &table{name: name, declared: rel.Declared, next: 1}
+	var columns []string
+	for _, a := range st.args[1:] {
+		switch a.Key {
+		case "columns":
+			columns = a.Vals
+		case "fillfactor":
+			t.with = append(t.with, "fillfactor="+a.Vals[0])
+		case "autovacuum":
+			if v := a.Vals[0]; v == "off" || v == "false" {
+				t.with = append(t.with, "autovacuum_enabled=off")
+			}
+		}
+	}
+	if columns != nil {
+		idDone := false
+		for i, c := range columns {
+			typ, n, _ := strings.Cut(strings.TrimSpace(c), ":")
+			col := fmt.Sprintf("c%d", i+1)
+			var expr string
+			switch typ {
+			case "int2", "int4", "int", "integer", "int8", "bigint":
+				expr = "0"
+				if !idDone {
+					expr, idDone = "g", true
+				}
+			case "float8":
+				expr = "0"
+			case "bool", "boolean":
+				expr = "true"
+			case "date", "timestamp", "timestamptz":
+				expr = "'2000-01-01'"
+			case "uuid":
+				expr = "'00000000-0000-0000-0000-000000000000'"
+			case "text", "varchar":
+				expr = "repeat('x', " + n + ")"
+				t.plain = append(t.plain, col)
+			case "bytea":
+				expr = "convert_to(repeat('x', " + n + "), 'UTF8')"
+				t.plain = append(t.plain, col)
+			default:
+				return nil, fmt.Errorf("table %s: no SQL translation for the column type %q", name, typ)
+			}
+			t.cols = append(t.cols, col+" "+typ)
+			t.exprs = append(t.exprs, expr)
+		}
+		return t, nil
+	}
+	tlen := rel.Shape.TupleLen
+	t.cols, t.exprs = []string{"id int4"}, []string{"g"}
+	switch pad := tlen - heapTupleHeader - 4; {
+	case pad == 0:
+	case pad >= 1 && pad <= 127:
+		t.cols = append(t.cols, "pad text")
+		t.exprs = append(t.exprs, "repeat('x', "+strconv.Itoa(pad-1)+")")
+		t.plain = append(t.plain, "pad")
+	case pad >= 4+127:
+		t.cols = append(t.cols, "pad text")
+		t.exprs = append(t.exprs, "repeat('x', "+strconv.Itoa(pad-4)+")")
+		t.plain = append(t.plain, "pad")
+	default:
+		return nil, fmt.Errorf("table %s: no SQL translation for a %d-byte tuple: (id int4, pad text) gives 28, 29 to 155, or 159 and more bytes", name, tlen)
+	}
+	return t, nil
+}
+
+// actCreate: CREATE TABLE, varlena columns set to PLAIN storage.
+func (t *table) actCreate(r *runner) action {
+	return func(ctx context.Context, st *step) error {
+		sql := fmt.Sprintf("CREATE TABLE %s (%s)", t.name, strings.Join(t.cols, ", "))
+		if len(t.with) > 0 {
+			sql += " WITH (" + strings.Join(t.with, ", ") + ")"
+		}
+		return r.session(ctx, func(conn *pgx.Conn) error {
+			if _, err := conn.Exec(ctx, sql); err != nil {
+				return err
+			}
+			for _, c := range t.plain {
+				if _, err := conn.Exec(ctx, fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET STORAGE PLAIN", t.name, c)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+}

@@ -1,0 +1,175 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/scenario"
+	"github.com/pgbufsim/pgbufsim/sim"
+)
+
+// Options configure one verify run.
+type Options struct {
+	PGBin    string    // PostgreSQL's bin directory
+	Keep     bool      // keep the stopped cluster's directory
+	Seed     uint64    // the simulator's PRNG seed
+	Progress io.Writer // a line per command as it runs on the server; nil for none
+}
+
+// step is one command as both sides run it: the scenario line, possibly
+// rewritten for the server's version (see rewrite).
+type step struct {
+	line int
+	text string // as shown in the report
+	cmd  string
+	args []datadriven.CmdArg
+	sim  any // the simulator's JSON result
+
+	lsnBefore, lsnAfter pg.LSN // the simulator's WAL insert position around the command
+	pages               int64  // for insert: the simulated relation's size afterwards
+}
+
+// Run verifies one scenario: the simulator first (which also validates the
+// file), then the translation of every command (so an untranslatable command
+// fails before any server starts), then the real server.
+func Run(ctx context.Context, name, src string, o Options) (rep *Report, err error) {
+	f, err := scenario.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := NewServer(o.PGBin)
+	if err != nil {
+		return nil, err
+	}
+	if srv.Major < int(pg.MinVersion) || srv.Major > int(pg.MaxVersion) {
+		return nil, fmt.Errorf("--pgbin %s: PostgreSQL %d is outside the simulated versions %d to %d", o.PGBin, srv.Major, pg.MinVersion, pg.MaxVersion)
+	}
+	srv.Keep = o.Keep
+	rep = &Report{Scenario: name, Server: srv.Version, Major: srv.Major}
+	steps, notes, err := rewrite(f, srv.Major)
+	if err != nil {
+		return nil, err
+	}
+	rep.Notes = append(rep.Notes, notes...)
+
+	// The simulator, at the server's major version.
+	env := &sim.Env{Seed: o.Seed}
+	for i := range steps {
+		st := &steps[i]
+		if env.C != nil {
+			st.lsnBefore = env.C.WAL().InsertLSN()
+		}
+		out, err := env.Exec(st.cmd, st.args)
+		if err != nil {
+			return nil, &scenario.Error{File: name, Line: st.line, Err: err}
+		}
+		st.sim = out.JSON
+		st.lsnAfter = env.C.WAL().InsertLSN()
+		if st.cmd == "insert" {
+			if rel, ok := env.C.Relation(st.args[0].Key); ok {
+				st.pages = int64(rel.NPages())
+			}
+		}
+	}
+	if env.C == nil {
+		return nil, fmt.Errorf("%s: no cluster command", name)
+	}
+	rep.NBuffers = env.C.S.NBuffers()
+
+	r := &runner{srv: srv, env: env, name: name, rep: rep, progress: o.Progress,
+		tables: map[string]*table{}, marks: map[string]realMark{}}
+	acts := make([]action, len(steps))
+	for i := range steps {
+		a, err := r.translate(&steps[i])
+		if err != nil {
+			return nil, &scenario.Error{File: name, Line: steps[i].line, Err: err}
+		}
+		acts[i] = a
+	}
+
+	// The real server. It is stopped and its directory removed on every path.
+	defer func() {
+		if cerr := srv.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("stopping the server: %w", cerr)
+		}
+		if o.Keep && srv.Root != "" {
+			rep.Notes = append(rep.Notes, "kept the stopped cluster in "+srv.Root)
+		}
+	}()
+	for i := range steps {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("interrupted: %w", err)
+		}
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "%s:%d: %s\n", name, steps[i].line, steps[i].text)
+		}
+		if err := acts[i](ctx, &steps[i]); err != nil {
+			return nil, &scenario.Error{File: name, Line: steps[i].line, Err: fmt.Errorf("on the server: %w", err)}
+		}
+	}
+	return rep, nil
+}
+
+// rewrite adapts the scenario to the server: the cluster runs at the
+// server's major version; `evict all` becomes a restart where
+// pg_buffercache has no eviction function (15, 16), so both sides restart;
+// `scan T repeat=N` becomes N scans so every one is compared.
+func rewrite(f *scenario.File, major int) ([]step, []string, error) {
+	var out []step
+	var notes []string
+	for _, st := range f.Steps {
+		s := step{line: st.Line, text: st.Text, cmd: st.Cmd, args: st.Args}
+		switch st.Cmd {
+		case "cluster":
+			var args []datadriven.CmdArg
+			for _, a := range st.Args {
+				if a.Key == "version" {
+					if len(a.Vals) == 1 && a.Vals[0] != strconv.Itoa(major) {
+						notes = append(notes, fmt.Sprintf("line %d: the scenario says version=%s; both sides run PostgreSQL %d (the server's version)", st.Line, a.Vals[0], major))
+					}
+					continue
+				}
+				args = append(args, a)
+			}
+			s.args = append([]datadriven.CmdArg{{Key: "version", Vals: []string{strconv.Itoa(major)}}}, args...)
+		case "evict":
+			if major < 17 && len(st.Args) == 1 && st.Args[0].Key == "all" {
+				s.cmd, s.args, s.text = "restart", nil, "restart (for: "+st.Text+")"
+				notes = append(notes, fmt.Sprintf("line %d: PostgreSQL %d's pg_buffercache cannot evict; 'evict all' runs as a restart on both sides (a shutdown checkpoint, then an empty pool)", st.Line, major))
+			}
+		case "scan":
+			n := 1
+			var rest []datadriven.CmdArg
+			for _, a := range st.Args {
+				if a.Key == "repeat" && len(a.Vals) == 1 {
+					v, err := strconv.Atoi(a.Vals[0])
+					if err != nil || v < 1 || v > 1000 {
+						return nil, nil, &scenario.Error{File: f.Name, Line: st.Line, Err: fmt.Errorf("scan: repeat=%s: must be between 1 and 1000", a.Vals[0])}
+					}
+					n = v
+					continue
+				}
+				rest = append(rest, a)
+			}
+			for i := 1; i <= n; i++ {
+				s2 := s
+				s2.args = rest
+				if n > 1 {
+					s2.text = fmt.Sprintf("%s (%d of %d)", st.Text, i, n)
+				}
+				out = append(out, s2)
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, notes, nil
+}
+
+// lineText is for error messages.
+func lineText(st *step) string { return strings.TrimSpace(st.text) }
