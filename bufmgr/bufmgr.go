@@ -139,6 +139,9 @@ func (p *Pool) SetPageLSN(b pg.Buffer, lsn pg.LSN) {
 	p.rels[t.Rel].lsn[t.Block] = lsn
 }
 
+// BufferLSN is the LSN of the page in buffer b (BufferGetLSNAtomic).
+func (p *Pool) BufferLSN(b pg.Buffer) pg.LSN { return p.bufLSN(b) }
+
 func (p *Pool) bufLSN(b pg.Buffer) pg.LSN {
 	t := p.tags[b]
 	return p.rels[t.Rel].lsn[t.Block]
@@ -290,7 +293,22 @@ func (p *Pool) Extend(be *Backend, id pg.RelID, r *strategy.Ring) (pg.Buffer, pg
 	rel.lsn = append(rel.lsn, 0)
 	p.assign(b, pg.BufferTag{Rel: id, Block: blk}, rel)
 	p.Stats.Rel[be.Type][ioContext(r)][OpExtends]++
+	// EXPLAIN counts an extension as a written block (ReadBuffer_common with
+	// P_NEW in 15, ExtendBufferedRelShared from 16), pg_stat_io as an extend.
+	be.Buf.Written++
 	return b, blk, nil
+}
+
+// ExtendOnDisk grows a relation fork to nblocks with zeroed pages written
+// straight to storage, not through shared buffers (fsm_extend, vm_extend:
+// smgrextend); the pages are read into buffers when first used.
+func (p *Pool) ExtendOnDisk(id pg.RelID, nblocks int) {
+	rel := p.rels[id]
+	for rel.nblocks < nblocks {
+		rel.nblocks++
+		rel.mapping = append(rel.mapping, pg.InvalidBuffer)
+		rel.lsn = append(rel.lsn, 0)
+	}
 }
 
 // MarkBufferDirty sets BM_DIRTY | BM_JUST_DIRTIED; counts shared dirtied if it was clean.

@@ -24,6 +24,7 @@ const (
 	PageHinted     uint8 = 1 << iota // every tuple has HEAP_XMIN_COMMITTED (or is frozen)
 	PageAllVisible                   // PD_ALL_VISIBLE and the VM's all-visible bit
 	PageAllFrozen                    // the VM's all-frozen bit
+	PageFSMRecorded                  // the free space map holds the page's current free space
 )
 
 // Shape is a table's row shape.
@@ -131,6 +132,7 @@ func (r *Relation) AddPage() pg.BlockNumber {
 func (r *Relation) AddTuple(blk pg.BlockNumber, frozen bool) {
 	r.ntuples[blk]++
 	r.Rows++
+	r.flags[blk] &^= PageFSMRecorded
 	if !frozen {
 		r.flags[blk] &^= PageHinted | PageAllVisible | PageAllFrozen
 	}

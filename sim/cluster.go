@@ -26,12 +26,6 @@ import (
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
-// catalogPages is how many pages of system catalogs and their indexes the
-// sessions of the reference runs keep in shared buffers ("(other)": 225 after
-// pg_buffercache_evict_all() and the query that followed it, 240–242 once
-// parallel workers had run).
-const catalogPages = 240
-
 // Cluster is one simulated PostgreSQL cluster.
 type Cluster struct {
 	S    *Settings
@@ -47,7 +41,12 @@ type Cluster struct {
 	rng       *pcg
 	marks     map[string]mark
 	notices   []string
-	vmLSNs    map[[2]int]pg.LSN
+	// forks maps (heap RelID, fork) to the fork's storage in the pool; forkOwner back.
+	forks     map[[2]int]pg.RelID
+	forkOwner map[pg.RelID]forkRef
+	fsmUpper  map[[3]int]int // (heap, level, child) → an upper FSM slot's value
+	// initFileStale: no session has rebuilt the relcache init file since the server started.
+	initFileStale bool
 }
 
 type mark struct {
@@ -78,8 +77,8 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{S: s, pool: p, wal: w, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
-		rng: newPCG(seed), marks: map[string]mark{}}
-	p.CreateRel(pg.CatalogRel, catalogPages, true)
+		rng: newPCG(seed), marks: map[string]mark{}, initFileStale: true}
+	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).pages, true)
 	c.walwriter.next = s.Int("wal_writer_delay")
 	return c, nil
 }
@@ -110,6 +109,9 @@ func (c *Cluster) Relation(name string) (*heap.Relation, bool) {
 func (c *Cluster) relName(id pg.RelID) string {
 	if id == pg.CatalogRel {
 		return "(other)"
+	}
+	if f, ok := c.forkOwner[id]; ok {
+		return f.rel.Name + forkSuffix(f.fork)
 	}
 	return c.rels[id].Name
 }
@@ -223,53 +225,14 @@ func (c *Cluster) finish(ps []*participant) {
 	c.advanceTo(end)
 }
 
-// catalog access profile of one statement in the leader (planning and
-// executor start): pages 0..224 of the catalogs, touched between 1 and 5 times,
-// the multiplicities seen in the reference runs' usage counts right after
-// pg_buffercache_evict_all() (43×1, 58×2, 19×3, 17×4, 88×5: 724 pins, against
-// 738 hits+reads that pg_stat_io counted for that query).
-var leaderCatalog = []struct{ pages, times int }{{88, 5}, {17, 4}, {19, 3}, {58, 2}, {43, 1}}
-
-// touchCatalog pins and releases the catalog pages a statement's leader uses.
-// They count in pg_stat_io but not in the statement's EXPLAIN buffers (they
-// belong to planning and executor start-up).
-func (c *Cluster) touchCatalog(be *bufmgr.Backend) error {
-	saved := be.Buf
-	defer func() { be.Buf = saved }()
-	blk := pg.BlockNumber(0)
-	for _, g := range leaderCatalog {
-		for i := 0; i < g.pages; i++ {
-			for k := 0; k < g.times; k++ {
-				if err := c.readRelease(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}); err != nil {
-					return err
-				}
-			}
-			blk++
-		}
+// session is a client session that only pins catalog pages (a utility
+// command, or a query of statistics).
+func (c *Cluster) session(kind catalogKind) error {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	if err := c.touchCatalog(be, kind); err != nil {
+		return err
 	}
-	return nil
-}
-
-// touchWorkerCatalog is a parallel worker's start-up catalog access: its own
-// 15 pages (225..239) and the 50 most used shared ones, ~275 pins (the
-// reference workers counted 272–283 hits each).
-func (c *Cluster) touchWorkerCatalog(be *bufmgr.Backend) error {
-	saved := be.Buf
-	defer func() { be.Buf = saved }()
-	for blk := pg.BlockNumber(0); blk < 50; blk++ {
-		for k := 0; k < 4; k++ {
-			if err := c.readRelease(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}); err != nil {
-				return err
-			}
-		}
-	}
-	for blk := pg.BlockNumber(225); blk < catalogPages; blk++ {
-		for k := 0; k < 5; k++ {
-			if err := c.readRelease(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}); err != nil {
-				return err
-			}
-		}
-	}
+	c.finish([]*participant{{be: be}})
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
@@ -75,6 +76,11 @@ func (e *Env) Exec(cmd string, args []datadriven.CmdArg) (out Output, err error)
 			if cmd != "cluster" && e.C == nil {
 				return Output{}, fmt.Errorf("%s: no cluster yet (start with: cluster version=18 ...)", cmd)
 			}
+			if kind, ok := sessionKind(cmd, args); ok {
+				if err := e.C.session(kind); err != nil {
+					return Output{}, err
+				}
+			}
 			out, err = Commands[i].handler(e, args)
 			if err == nil && e.CheckInvariants && e.C != nil {
 				if ierr := e.C.CheckInvariants(); ierr != nil {
@@ -89,6 +95,23 @@ func (e *Env) Exec(cmd string, args []datadriven.CmdArg) (out Output, err error)
 		names = append(names, c.Name)
 	}
 	return Output{}, fmt.Errorf("unknown command %q (commands: %s)", cmd, strings.Join(names, ", "))
+}
+
+// sessionKind says which commands are a client session of their own whose
+// catalog pins are not part of a statement the engine runs (scan, insert,
+// vacuum and show buffercache pin theirs as they start).
+func sessionKind(cmd string, args []datadriven.CmdArg) (catalogKind, bool) {
+	switch cmd {
+	case "checkpoint":
+		return catalogCheckpoint, true
+	case "set", "table", "truncate", "evict", "mark", "sleep":
+		return catalogSession, true
+	case "show":
+		if len(args) > 0 && (args[0].Key == "wal" || args[0].Key == "io" || args[0].Key == "visibility") {
+			return catalogSession, true
+		}
+	}
+	return 0, false
 }
 
 // argVal returns key=value's single value.
@@ -191,12 +214,16 @@ func (e *Env) cmdRestart(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, fmt.Errorf("restart: takes no arguments")
 	}
 	c := e.C
-	// Shutdown checkpoint: every dirty buffer written, WAL flushed; then an empty pool.
-	if _, err := c.checkpoint(); err != nil {
-		return Output{}, err
-	}
+	// Shutdown checkpoint: every dirty buffer written, the XLOG_CHECKPOINT_SHUTDOWN
+	// record flushed (no REDO record, no standby snapshot); then an empty pool.
+	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
+	c.pool.BufferSync(be, true)
+	be.Now = c.wal.ShutdownCheckpoint(be.Now, &be.WAL)
+	c.finish([]*participant{{be: be}})
+	c.foldWAL(be)
 	c.pool.Reset()
 	c.sync = syncScanTable{}
+	c.initFileStale = true
 	return Output{Text: "ok", JSON: map[string]any{}}, nil
 }
 

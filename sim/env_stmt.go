@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
 )
 
 // stmt wraps a statement: the client's pause before it, then its result as text and JSON.
@@ -141,10 +142,13 @@ func (e *Env) cmdTruncate(args []datadriven.CmdArg) (Output, error) {
 	// DropRelationBuffers: every buffer of the old relfilenode goes to the head of the free list.
 	e.C.pool.DropRelBuffers(r.ID)
 	r.Truncate()
-	// The new relfilenode comes with a new, empty visibility map.
-	for k := range e.C.vmLSNs {
+	// The new relfilenode comes with no free space map and no visibility map.
+	for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
+		e.C.pool.DropRelBuffers(e.C.fork(r, f))
+	}
+	for k := range e.C.fsmUpper {
 		if k[0] == int(r.ID) {
-			delete(e.C.vmLSNs, k)
+			delete(e.C.fsmUpper, k)
 		}
 	}
 	return Output{Text: fmt.Sprintf("ok: free list now %d buffers", e.C.pool.Control().FreeListLen()),

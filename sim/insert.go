@@ -17,7 +17,7 @@ import (
 // full-page image. The commit record is flushed (synchronous commit).
 func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error) {
 	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	if err := c.touchCatalog(be); err != nil {
+	if err := c.touchCatalog(be, catalogInsert); err != nil {
 		return nil, err
 	}
 	be.Now += costs.StatementNs
@@ -25,6 +25,15 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 	p := &participant{be: be}
 	var done int64
 	tlen := rel.Shape.TupleLen
+	// A new session has no cached target block: RelationGetBufferForTuple asks
+	// the FSM (GetPageWithFreeSpace), then tries the last page.
+	if err := c.fsmSearchRoot(be, rel); err != nil {
+		return nil, err
+	}
+	rel.TargetBlock = pg.InvalidBlockNumber
+	if n := rel.NPages(); n > 0 {
+		rel.TargetBlock = pg.BlockNumber(n - 1)
+	}
 	p.step = func() (bool, error) {
 		if done == n {
 			return true, nil
@@ -39,6 +48,14 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 			}
 			if !rel.Fits(blk) {
 				c.pool.Unpin(be, b)
+				// RecordAndGetPageWithFreeSpace: record the full page, search
+				// (nothing has room for a tuple of this table), then extend.
+				if err := c.recordPageWithFreeSpace(be, rel, blk); err != nil {
+					return true, err
+				}
+				if err := c.fsmSearchRoot(be, rel); err != nil {
+					return true, err
+				}
 				blk = pg.InvalidBlockNumber
 			}
 		}
@@ -71,12 +88,14 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 	if err := c.run([]*participant{p}); err != nil {
 		return nil, err
 	}
+	// EXPLAIN's counters stop with the executor; the commit comes after.
+	res := &StmtResult{Kind: "Insert", Relation: rel.Name, Buf: be.Buf, WAL: be.WAL}
 	// Commit: XLOG_XACT_COMMIT, flushed before the client hears back.
 	var end pg.LSN
 	end, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.XactCommit, 0)
 	be.Now = c.wal.Flush(be.Now, &be.WAL, end)
 	c.finish([]*participant{p})
-	res := &StmtResult{Kind: "Insert", Relation: rel.Name, Buf: be.Buf, WAL: be.WAL, TimeNs: c.now - start}
+	res.TimeNs = c.now - start
 	c.foldWAL(be)
 	return res, nil
 }

@@ -59,7 +59,7 @@ func (c *Cluster) evict(rel *heap.Relation) (*StmtResult, error) {
 // and relpages are known, which changes the planner's choices.
 func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	if err := c.touchCatalog(be); err != nil {
+	if err := c.touchCatalog(be, catalogVacuum); err != nil {
 		return nil, err
 	}
 	be.Now += costs.StatementNs
@@ -86,7 +86,9 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	} else {
 		stream = c.pool.NewReadStream(be, ring, rel.ID, bufmgr.StreamConfig{Version: c.S.Version}, cb)
 	}
-	vmLSN := map[int]pg.LSN{}
+	// visibilitymap_pin: the VM page covering the current block stays pinned
+	// until the scan moves past it.
+	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
 	p := &participant{be: be}
 	p.step = func() (bool, error) {
 		b, blk, ok, err := stream.Next()
@@ -94,13 +96,31 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 			stream.End()
 			return true, err
 		}
-		c.vacuumPage(be, b, rel, blk, freeze, vmLSN)
+		if want := blk / heapBlocksPerVMPage; want != vmBlk {
+			if vmBuf != pg.InvalidBuffer {
+				c.pool.Unpin(be, vmBuf)
+			}
+			if vmBuf, _, err = c.forkReadBuf(be, rel, pg.VMFork, want, true); err != nil {
+				return true, err
+			}
+			vmBlk = want
+		}
+		c.vacuumPage(be, b, rel, blk, freeze, vmBuf)
 		c.pool.Unpin(be, b)
-		return false, nil
+		// lazy_scan_heap: the page's free space goes to the FSM after the page is released.
+		return false, c.recordPageWithFreeSpace(be, rel, blk)
 	}
 	if err := c.run([]*participant{p}); err != nil {
 		return nil, err
 	}
+	if vmBuf != pg.InvalidBuffer {
+		c.pool.Unpin(be, vmBuf)
+	}
+	// FreeSpaceMapVacuumRange at the end of the heap scan.
+	if err := c.fsmVacuum(be, rel); err != nil {
+		return nil, err
+	}
+	be.Now = max(be.Now, c.now)
 	rel.RelTuples = float64(rel.Rows)
 	rel.RelPages = nblocks
 	c.finish([]*participant{p})
@@ -120,7 +140,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 // heapBlocksPerVMPage is HEAPBLOCKS_PER_PAGE: (8192 − 24) × 4 heap pages per VM page.
 const heapBlocksPerVMPage = (pg.BLCKSZ - heap.SizeOfPageHeaderData) * 4
 
-func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, freeze bool, vmLSN map[int]pg.LSN) {
+func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, freeze bool, vmBuf pg.Buffer) {
 	n := rel.Tuples(blk)
 	be.Now += costs.PageNs + int64(n)*costs.TupleUnhintNs
 	f := rel.Flags(blk)
@@ -141,10 +161,11 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 		be.Now = now
 		c.pool.SetPageLSN(b, lsn)
 	}
-	// PageSetAllVisible + visibilitymap_set → XLOG_HEAP2_VISIBLE.
+	// PageSetAllVisible + visibilitymap_set → the VM buffer dirtied, XLOG_HEAP2_VISIBLE
+	// registering it (an image when the VM page was last logged before the redo pointer).
 	c.pool.MarkBufferDirty(be, b)
-	vm := int(blk) / heapBlocksPerVMPage
-	vmImage := vmLSN[vm] == 0 && c.vmPageLSN(rel, vm) <= c.wal.RedoRecPtr()
+	c.pool.MarkBufferDirty(be, vmBuf)
+	vmImage := c.pool.BufferLSN(vmBuf) <= c.wal.RedoRecPtr()
 	size := wal.SizeOfXLogRecord + (wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber) +
 		(wal.SizeOfBlockHeader + wal.SizeOfBlockNumber) + wal.SizeOfShortMainDataHdr + 5
 	nfpi := 0
@@ -154,8 +175,7 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 	}
 	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
 	be.Now = now
-	vmLSN[vm] = lsn
-	c.setVMPageLSN(rel, vm, lsn)
+	c.pool.SetPageLSN(vmBuf, lsn)
 	if c.pool.XLogHintBitIsNeeded() {
 		c.pool.SetPageLSN(b, lsn)
 	}
@@ -180,19 +200,4 @@ func freezeRecordLen(v pg.Version, n int) int {
 		// 15: xl_heap_freeze_page (cutoff 4, ntuples 2) + xl_heap_freeze_tuple (12) per tuple.
 		return wal.SizeOfXLogRecord + blockRef + wal.SizeOfShortMainDataHdr + 6 + 12*n
 	}
-}
-
-// VM page LSNs live with the cluster: VM buffers are not modelled in the pool.
-func (c *Cluster) vmPageLSN(rel *heap.Relation, vm int) pg.LSN {
-	if c.vmLSNs == nil {
-		return 0
-	}
-	return c.vmLSNs[[2]int{int(rel.ID), vm}]
-}
-
-func (c *Cluster) setVMPageLSN(rel *heap.Relation, vm int, lsn pg.LSN) {
-	if c.vmLSNs == nil {
-		c.vmLSNs = map[[2]int]pg.LSN{}
-	}
-	c.vmLSNs[[2]int{int(rel.ID), vm}] = lsn
 }

@@ -213,7 +213,7 @@ func (c *Cluster) processPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relatio
 func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	s := c.S
 	leader := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	if err := c.touchCatalog(leader); err != nil {
+	if err := c.touchCatalog(leader, catalogScan); err != nil {
 		return nil, err
 	}
 	leader.Now += costs.StatementNs
@@ -303,7 +303,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	all = append(all, leader)
 	for i := 0; i < workers; i++ {
 		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, leader.Now+costs.WorkerStartNs)
-		if err := c.touchWorkerCatalog(wb); err != nil {
+		if err := c.touchCatalog(wb, catalogWorker); err != nil {
 			return nil, err
 		}
 		all = append(all, wb)

@@ -60,7 +60,7 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 		want[a.Key] = true
 	}
 	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	if err := c.touchCatalog(be); err != nil {
+	if err := c.touchCatalog(be, catalogBuffercache); err != nil {
 		return Output{}, err
 	}
 	c.finish([]*participant{{be: be}})
@@ -71,10 +71,11 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 			unused++
 			continue
 		}
-		row := rows[r.Tag.Rel]
+		key := r.Tag.Rel // forks have their own storage: "big/fsm", "big/vm"
+		row := rows[key]
 		if row == nil {
-			row = &bcRow{name: c.relName(r.Tag.Rel)}
-			rows[r.Tag.Rel] = row
+			row = &bcRow{name: c.relName(key)}
+			rows[key] = row
 		}
 		row.buffers++
 		if r.Dirty {
@@ -91,6 +92,11 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 			list = append(list, row)
 		} else {
 			list = append(list, &bcRow{name: r.Name})
+		}
+		for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
+			if id, ok := c.forks[[2]int{int(r.ID), int(f)}]; ok && rows[id] != nil {
+				list = append(list, rows[id])
+			}
 		}
 	}
 	if len(want) == 0 {

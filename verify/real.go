@@ -183,26 +183,21 @@ func (r *runner) actCluster(st *step) (action, error) {
 		if err := r.srv.Start(ctx); err != nil {
 			return err
 		}
+		var nb int64
 		err := r.session(ctx, func(conn *pgx.Conn) error {
 			for _, ext := range []string{"pg_buffercache", "pg_visibility"} {
 				if _, err := conn.Exec(ctx, "CREATE EXTENSION "+ext); err != nil {
 					return fmt.Errorf("CREATE EXTENSION %s (is postgresql-contrib installed?): %w", ext, err)
 				}
 			}
-			return nil
+			return conn.QueryRow(ctx, "SELECT setting::bigint FROM pg_settings WHERE name = 'shared_buffers'").Scan(&nb)
 		})
 		if err != nil {
 			return err
 		}
-		if err := r.srv.Restart(ctx); err != nil {
-			return err
-		}
-		var nb int64
-		err = r.session(ctx, func(conn *pgx.Conn) error {
-			return conn.QueryRow(ctx, "SELECT setting::bigint FROM pg_settings WHERE name = 'shared_buffers'").Scan(&nb)
-		})
 		r.rep.add(st, "shared_buffers (buffers)", r.nbuf(), nb, exact)
-		return err
+		// No session after this restart: the scenario's first command rebuilds the relcache init file.
+		return r.srv.Restart(ctx)
 	}, nil
 }
 
@@ -252,12 +247,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-func (r *runner) insertLSN(ctx context.Context) (pg.LSN, error) {
+func insertLSN(ctx context.Context, conn *pgx.Conn) (pg.LSN, error) {
 	var s string
-	err := r.session(ctx, func(conn *pgx.Conn) error {
-		return conn.QueryRow(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&s)
-	})
-	if err != nil {
+	if err := conn.QueryRow(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&s); err != nil {
 		return 0, err
 	}
 	return parseLSN(s)
@@ -273,85 +265,90 @@ func parseLSN(s string) (pg.LSN, error) {
 	return pg.LSN(h<<32 | l), nil
 }
 
-// walSettled reads pg_stat_wal until two reads 200 ms apart agree: the
-// checkpointer and the WAL writer report their counters a little after they
-// act.
-func (r *runner) walSettled(ctx context.Context) (walStats, error) {
-	var prev walStats
+// settled reads a counter that other processes report a little after they
+// act (pg_stat_wal, the checkpointer's buffers written) in this session,
+// until two reads 200 ms apart agree.
+func settled[T comparable](ctx context.Context, conn *pgx.Conn, read func() (T, error)) (T, error) {
+	var prev T
 	for i := 0; i < 25; i++ {
-		var w walStats
-		err := r.session(ctx, func(conn *pgx.Conn) error {
-			return conn.QueryRow(ctx, "SELECT wal_records, wal_fpi, wal_bytes::bigint, wal_buffers_full FROM pg_stat_wal").
-				Scan(&w.records, &w.fpi, &w.bytes, &w.buffersFull)
-		})
-		if err != nil {
-			return w, err
+		if _, err := conn.Exec(ctx, "SELECT pg_stat_clear_snapshot()"); err != nil {
+			return prev, err
 		}
-		if i > 0 && w == prev {
-			return w, nil
+		v, err := read()
+		if err != nil || (i > 0 && v == prev) {
+			return v, err
 		}
-		prev = w
+		prev = v
 		if err := sleep(ctx, 200*time.Millisecond); err != nil {
-			return w, err
+			return prev, err
 		}
 	}
 	return prev, nil
 }
 
-// actRestart: pg_ctl restart -m fast; the shutdown checkpoint's WAL is compared.
+func walStatsNow(ctx context.Context, conn *pgx.Conn) (walStats, error) {
+	return settled(ctx, conn, func() (walStats, error) {
+		var w walStats
+		err := conn.QueryRow(ctx, "SELECT wal_records, wal_fpi, wal_bytes::bigint, wal_buffers_full FROM pg_stat_wal").
+			Scan(&w.records, &w.fpi, &w.bytes, &w.buffersFull)
+		return w, err
+	})
+}
+
+// actRestart: pg_ctl restart -m fast. The shutdown checkpoint's WAL is read
+// with pg_waldump (no session after the restart: the next command's session
+// must be the one that rebuilds the relcache init file).
 func (r *runner) actRestart(ctx context.Context, st *step) error {
-	before, err := r.insertLSN(ctx)
-	if err != nil {
+	var before pg.LSN
+	if err := r.session(ctx, func(conn *pgx.Conn) (err error) { before, err = insertLSN(ctx, conn); return }); err != nil {
 		return err
 	}
 	if err := r.srv.Restart(ctx); err != nil {
 		return err
 	}
-	after, err := r.insertLSN(ctx)
+	d, err := r.srv.WALDump(ctx, before, 0)
 	if err != nil {
 		return err
 	}
-	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(after-before), exact)
+	r.rep.add(st, "WAL records", st.walAfter.Records-st.walBefore.Records, d.Records, exact)
+	r.rep.add(st, "WAL record bytes", st.walAfter.Bytes-st.walBefore.Bytes, d.Bytes, exact)
 	return nil
 }
 
-// actCheckpoint: CHECKPOINT; buffers written (pg_stat_bgwriter / pg_stat_checkpointer) and WAL.
+// actCheckpoint: CHECKPOINT; buffers written (pg_stat_bgwriter / pg_stat_checkpointer) and its WAL.
 func (r *runner) actCheckpoint(ctx context.Context, st *step) error {
 	q := "SELECT buffers_checkpoint FROM pg_stat_bgwriter"
 	if r.srv.Major >= 17 {
 		q = "SELECT buffers_written FROM pg_stat_checkpointer"
 	}
 	var w0, w1 int64
-	read := func(dst *int64) error {
-		return r.session(ctx, func(conn *pgx.Conn) error { return conn.QueryRow(ctx, q).Scan(dst) })
-	}
-	if err := read(&w0); err != nil {
+	var lsn0, lsn1 pg.LSN
+	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
+		if err = conn.QueryRow(ctx, q).Scan(&w0); err != nil {
+			return err
+		}
+		if lsn0, err = insertLSN(ctx, conn); err != nil {
+			return err
+		}
+		if _, err = conn.Exec(ctx, "CHECKPOINT"); err != nil {
+			return err
+		}
+		if lsn1, err = insertLSN(ctx, conn); err != nil {
+			return err
+		}
+		w1, err = settled(ctx, conn, func() (v int64, err error) { err = conn.QueryRow(ctx, q).Scan(&v); return })
 		return err
-	}
-	s0, err := r.walSettled(ctx)
+	})
 	if err != nil {
 		return err
 	}
-	lsn0, err := r.insertLSN(ctx)
+	// The checkpoint record is flushed, so the WAL in between is on disk to read.
+	d, err := r.srv.WALDump(ctx, lsn0, lsn1)
 	if err != nil {
 		return err
 	}
-	if err := r.session(ctx, func(conn *pgx.Conn) error { _, err := conn.Exec(ctx, "CHECKPOINT"); return err }); err != nil {
-		return err
-	}
-	s1, err := r.walSettled(ctx)
-	if err != nil {
-		return err
-	}
-	lsn1, err := r.insertLSN(ctx)
-	if err != nil {
-		return err
-	}
-	if err := read(&w1); err != nil {
-		return err
-	}
-	r.rep.add(st, "buffers written", simInt(st.sim, "shared_written"), w1-w0, r.bufTol("the bgwriter, not modelled, may have cleaned some first"))
-	r.rep.add(st, "WAL records", simInt(st.sim, "wal_records"), s1.records-s0.records, exact)
+	r.rep.add(st, "buffers written", simInt(st.sim, "shared_written"), w1-w0, r.bufTol(""))
+	r.rep.add(st, "WAL records", simInt(st.sim, "wal_records"), d.Records, exact)
 	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(lsn1-lsn0), exact)
 	return nil
 }
@@ -367,14 +364,10 @@ func (r *runner) actInsert(ctx context.Context, st *step) error {
 	}
 	sql := fmt.Sprintf("INSERT INTO %s SELECT %s FROM generate_series(%d, %d) g", t.name, strings.Join(t.exprs, ", "), t.next, t.next+n-1)
 	t.next += n
-	if err := r.explain(ctx, st, sql); err != nil {
-		return err
-	}
 	var pages int64
-	err := r.session(ctx, func(conn *pgx.Conn) error {
+	if err := r.explain(ctx, st, sql, func(conn *pgx.Conn) error {
 		return conn.QueryRow(ctx, fmt.Sprintf("SELECT pg_relation_size('%s') / 8192", t.name)).Scan(&pages)
-	})
-	if err != nil {
+	}); err != nil {
 		return err
 	}
 	r.rep.add(st, "relation pages", st.pages, pages, exact)
@@ -383,16 +376,22 @@ func (r *runner) actInsert(ctx context.Context, st *step) error {
 
 // actScan: EXPLAIN (ANALYZE, BUFFERS, WAL) SELECT count(*).
 func (r *runner) actScan(ctx context.Context, st *step) error {
-	return r.explain(ctx, st, "SELECT count(*) FROM "+st.args[0].Key)
+	return r.explain(ctx, st, "SELECT count(*) FROM "+st.args[0].Key, nil)
 }
 
 // explain runs a statement under EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON)
 // and compares its counters; parallel workers' counters are included in the
 // top node, as EXPLAIN reports them.
-func (r *runner) explain(ctx context.Context, st *step, sql string) error {
+func (r *runner) explain(ctx context.Context, st *step, sql string, after func(*pgx.Conn) error) error {
 	var raw []byte
 	err := r.session(ctx, func(conn *pgx.Conn) error {
-		return conn.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) "+sql).Scan(&raw)
+		if err := conn.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) "+sql).Scan(&raw); err != nil {
+			return err
+		}
+		if after != nil {
+			return after(conn)
+		}
+		return nil
 	})
 	if err != nil {
 		return err
@@ -483,16 +482,16 @@ func (r *runner) actVacuum(ctx context.Context, st *step) error {
 
 // actMark remembers the insert LSN and pg_stat_wal.
 func (r *runner) actMark(ctx context.Context, st *step) error {
-	w, err := r.walSettled(ctx)
-	if err != nil {
+	var m realMark
+	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
+		if m.wal, err = walStatsNow(ctx, conn); err != nil {
+			return err
+		}
+		m.lsn, err = insertLSN(ctx, conn)
 		return err
-	}
-	lsn, err := r.insertLSN(ctx)
-	if err != nil {
-		return err
-	}
-	r.marks[st.args[0].Key] = realMark{lsn: lsn, wal: w}
-	return nil
+	})
+	r.marks[st.args[0].Key] = m
+	return err
 }
 
 // actShowWAL compares WAL since a mark: pg_stat_wal differences and the LSN distance.
@@ -506,13 +505,17 @@ func (r *runner) actShowWAL(ctx context.Context, st *step) error {
 	m, ok := r.marks[since]
 	if !ok {
 		r.rep.Notes = append(r.rep.Notes, fmt.Sprintf("line %d: show wal without since=MARK is not compared (the server's counters include initdb)", st.line))
-		return nil
+		return r.session(ctx, func(*pgx.Conn) error { return nil })
 	}
-	w, err := r.walSettled(ctx)
-	if err != nil {
+	var w walStats
+	var lsn pg.LSN
+	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
+		if w, err = walStatsNow(ctx, conn); err != nil {
+			return err
+		}
+		lsn, err = insertLSN(ctx, conn)
 		return err
-	}
-	lsn, err := r.insertLSN(ctx)
+	})
 	if err != nil {
 		return err
 	}

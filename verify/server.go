@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pgbufsim/pgbufsim/pg"
 )
 
 // Server is a throwaway PostgreSQL cluster in a temporary directory.
@@ -204,4 +205,47 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// WALSummary is what pg_waldump shows between two LSNs.
+type WALSummary struct {
+	Records int64 // records
+	FPI     int64 // block references with a full-page image
+	Bytes   int64 // the records' total lengths (EXPLAIN's WAL bytes)
+	Types   map[string]int64
+}
+
+var reWALRec = regexp.MustCompile(`^rmgr: (\S+)\s+len \(rec/tot\):\s*\d+/\s*(\d+),.*desc: (\S+)`)
+
+// WALDump reads the flushed WAL from start to end (0: to the end of valid WAL) with pg_waldump.
+func (s *Server) WALDump(ctx context.Context, start, end pg.LSN) (WALSummary, error) {
+	w := WALSummary{Types: map[string]int64{}}
+	args := []string{"-p", filepath.Join(s.DataDir(), "pg_wal"), "-s", start.String()}
+	if end != 0 {
+		if end <= start {
+			return w, nil
+		}
+		args = append(args, "-e", end.String())
+	}
+	var out, errb bytes.Buffer
+	cmd := s.command(ctx, "pg_waldump", args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	// Without an end, pg_waldump reads to the end of valid WAL and then
+	// reports the invalid record it stopped at: an error status, but the
+	// records it printed are complete.
+	if err := cmd.Run(); err != nil && (end != 0 || !strings.Contains(errb.String(), "invalid record length") && !strings.Contains(errb.String(), "could not find a valid record")) {
+		return w, fmt.Errorf("pg_waldump %s: %v: %s", strings.Join(args, " "), err, tail(errb.String(), 5))
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		m := reWALRec.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		w.Records++
+		n, _ := strconv.ParseInt(m[2], 10, 64)
+		w.Bytes += n
+		w.Types[m[1]+"/"+m[3]]++
+		w.FPI += int64(strings.Count(line, " FPW"))
+	}
+	return w, nil
 }

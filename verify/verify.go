@@ -11,6 +11,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/pgbufsim/pgbufsim/sim"
+	"github.com/pgbufsim/pgbufsim/wal"
 )
 
 // Options configure one verify run.
@@ -30,7 +31,8 @@ type step struct {
 	args []datadriven.CmdArg
 	sim  any // the simulator's JSON result
 
-	lsnBefore, lsnAfter pg.LSN // the simulator's WAL insert position around the command
+	lsnBefore, lsnAfter pg.LSN    // the simulator's WAL insert position around the command
+	walBefore, walAfter wal.Usage // the simulator's pg_stat_wal around it
 	pages               int64  // for insert: the simulated relation's size afterwards
 }
 
@@ -62,14 +64,14 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 	for i := range steps {
 		st := &steps[i]
 		if env.C != nil {
-			st.lsnBefore = env.C.WAL().InsertLSN()
+			st.lsnBefore, st.walBefore = env.C.WAL().InsertLSN(), env.C.WAL().Total
 		}
 		out, err := env.Exec(st.cmd, st.args)
 		if err != nil {
 			return nil, &scenario.Error{File: name, Line: st.line, Err: err}
 		}
 		st.sim = out.JSON
-		st.lsnAfter = env.C.WAL().InsertLSN()
+		st.lsnAfter, st.walAfter = env.C.WAL().InsertLSN(), env.C.WAL().Total
 		if st.cmd == "insert" {
 			if rel, ok := env.C.Relation(st.args[0].Key); ok {
 				st.pages = int64(rel.NPages())

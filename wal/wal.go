@@ -419,6 +419,16 @@ func (w *WAL) FinishCheckpoint(now int64, u *Usage) int64 {
 	return w.Flush(now, u, end)
 }
 
+// ShutdownCheckpoint is CreateCheckPoint(CHECKPOINT_IS_SHUTDOWN) after the
+// buffers are written: no REDO record and no standby snapshot; the redo
+// pointer is the checkpoint record's own position; the record is flushed.
+func (w *WAL) ShutdownCheckpoint(now int64, u *Usage) int64 {
+	w.redo = bytePosToRecPtr(w.currBytePos)
+	var end pg.LSN
+	end, now = w.Insert(now, u, CheckpointOnline, 0)
+	return w.Flush(now, u, end)
+}
+
 // FlushAll writes and flushes everything (shutdown checkpoint, idle WAL writer catch-up).
 func (w *WAL) FlushAll(now int64, u *Usage) int64 {
 	return w.Flush(now, u, w.insertEnd())

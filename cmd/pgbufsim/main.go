@@ -43,6 +43,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runCmd(args[1:], stdout, stderr)
 	case "verify":
 		return verifyCmd(ctx, args[1:], stdout, stderr)
+	case "catalog-profile":
+		return catalogCmd(ctx, args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "pgbufsim: unknown command %q\n", args[0])
 	usage(stderr)
@@ -197,5 +199,32 @@ func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !rep.OK() {
 		return 1
 	}
+	return 0
+}
+
+// catalogCmd measures which catalog pages sessions and statements pin on a
+// real server and prints them as the simulator's Go table (sim/catalog_data.go).
+func catalogCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("catalog-profile", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pgbin := fs.String("pgbin", "", "PostgreSQL's bin directory (pg_config --bindir)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *pgbin == "" || fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "usage: pgbufsim catalog-profile --pgbin DIR")
+		return 2
+	}
+	srv, err := verify.NewServer(*pgbin)
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim catalog-profile: %v\n", err)
+		return 1
+	}
+	prof, err := verify.MeasureCatalog(ctx, *pgbin)
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim catalog-profile: %v\n", err)
+		return 1
+	}
+	prof.WriteGo(stdout, srv.Major)
 	return 0
 }
