@@ -25,11 +25,13 @@ const (
 	catalogVacuum                         // VACUUM t
 	catalogCheckpoint                     // CHECKPOINT
 	catalogBuffercache                    // the pg_buffercache query of `show buffercache`
+	catalogTable                          // CREATE TABLE (catalog rows written: pages dirtied)
 	catalogWorker                         // a parallel worker's own start-up (derived: scan1w − scan)
 )
 
-// catalogProfile gives, per kind, the pins on each catalog page as a string
-// of digits (page i pinned s[i] times; a missing tail is 0).
+// catalogProfile gives, per kind, the pins on each catalog page as a string:
+// a digit is how often page i is pinned, a letter a–f the same 0–5 pins on a
+// page the session also dirties; a missing tail is 0.
 type catalogProfile struct {
 	pages int
 	kinds map[catalogKind]string
@@ -63,65 +65,89 @@ func catalogFor(v pg.Version) *catalogProfile {
 func init() {
 	// A worker's own pins: the one-worker scan less the serial scan.
 	p := &catalogPG15
-	one, serial := p.kinds[catalogScan1w], p.kinds[catalogScan]
-	w := make([]byte, len(one))
-	for i := range one {
-		d := one[i]
-		if i < len(serial) && serial[i] < d {
-			d = '0' + (d - serial[i])
-		} else if i < len(serial) {
-			d = '0'
+	p.kinds[catalogWorker] = encodePins(subPins(decodePins(p.kinds[catalogScan1w]), decodePins(p.kinds[catalogScan])))
+}
+
+// catalogPin is one page's pins in a session, and whether the session dirties it.
+type catalogPin struct {
+	n     int
+	dirty bool
+}
+
+func decodePins(s string) []catalogPin {
+	out := make([]catalogPin, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 'a' {
+			out[i] = catalogPin{int(s[i] - 'a'), true}
+		} else {
+			out[i] = catalogPin{int(s[i] - '0'), false}
 		}
-		w[i] = d
 	}
-	p.kinds[catalogWorker] = strings.TrimRight(string(w), "0")
+	return out
+}
+
+func encodePins(p []catalogPin) string {
+	b := make([]byte, len(p))
+	for i, c := range p {
+		if c.dirty {
+			b[i] = byte('a' + c.n)
+		} else {
+			b[i] = byte('0' + c.n)
+		}
+	}
+	return string(b)
+}
+
+// addPins sums two sessions' pins; subPins is what a has beyond b (never below 0).
+func addPins(a, b []catalogPin) []catalogPin {
+	out := make([]catalogPin, max(len(a), len(b)))
+	copy(out, a)
+	for i, c := range b {
+		out[i].n += c.n
+		out[i].dirty = out[i].dirty || c.dirty
+	}
+	return out
+}
+
+func subPins(a, b []catalogPin) []catalogPin {
+	out := make([]catalogPin, len(a))
+	copy(out, a)
+	for i := 0; i < len(out) && i < len(b); i++ {
+		out[i].n = max(0, out[i].n-b[i].n)
+		out[i].dirty = out[i].dirty && !b[i].dirty
+	}
+	return out
 }
 
 // touchCatalog pins and releases the catalog pages of a session doing kind.
 // They count in pg_stat_io but not in the statement's EXPLAIN buffers (they
 // belong to connection start, planning and executor start-up). The first
-// session after the server starts also rebuilds the relcache init file.
+// session after the server starts also rebuilds the relcache init file. A
+// session that writes catalog rows (DDL) dirties the pages it writes.
 func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 	saved := be.Buf
 	defer func() { be.Buf = saved }()
 	prof := catalogFor(c.S.Version)
-	pins := prof.kinds[kind]
+	pins := decodePins(prof.kinds[kind])
 	if c.initFileStale && kind != catalogWorker {
 		c.initFileStale = false
 		if first, ok := prof.kinds[catalogFirst]; ok {
 			// The first session's pins, plus what this statement adds to a plain session's.
-			pins = addPins(first, subPins(pins, prof.kinds[catalogSession]))
+			pins = addPins(decodePins(first), subPins(pins, decodePins(prof.kinds[catalogSession])))
 		}
 	}
-	for blk := 0; blk < len(pins); blk++ {
-		for k := byte('0'); k < pins[blk]; k++ {
-			if err := c.readRelease(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}); err != nil {
+	for blk, p := range pins {
+		tag := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}
+		for k := 0; k < p.n || (k == 0 && p.dirty); k++ {
+			b, _, err := c.pool.ReadBuffer(be, tag, nil)
+			if err != nil {
 				return err
 			}
+			if p.dirty && k == 0 {
+				c.pool.MarkBufferDirty(be, b)
+			}
+			c.pool.Unpin(be, b)
 		}
 	}
 	return nil
-}
-
-func addPins(a, b string) string {
-	out := []byte(a)
-	for len(out) < len(b) {
-		out = append(out, '0')
-	}
-	for i := 0; i < len(b); i++ {
-		out[i] += b[i] - '0'
-	}
-	return string(out)
-}
-
-func subPins(a, b string) string {
-	out := []byte(a)
-	for i := 0; i < len(out) && i < len(b); i++ {
-		if out[i] > b[i] {
-			out[i] -= b[i] - '0'
-		} else {
-			out[i] = '0'
-		}
-	}
-	return string(out)
 }

@@ -104,7 +104,9 @@ func sessionKind(cmd string, args []datadriven.CmdArg) (catalogKind, bool) {
 	switch cmd {
 	case "checkpoint":
 		return catalogCheckpoint, true
-	case "set", "table", "truncate", "evict", "mark", "sleep":
+	case "table":
+		return catalogTable, true
+	case "set", "truncate", "evict", "mark", "sleep":
 		return catalogSession, true
 	case "show":
 		if len(args) > 0 && (args[0].Key == "wal" || args[0].Key == "io" || args[0].Key == "visibility") {

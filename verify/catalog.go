@@ -20,18 +20,28 @@ import (
 // (only on the few shared catalogs). A page's usage count — one per pin, up
 // to 5 — less the same run without the statement is the statement's pins.
 
-// catalogKinds are the statements profiled, as SQL on a table t (id int4, pad text).
-var catalogKinds = []struct{ name, sql string }{
-	{"session", "SELECT 1"},
-	{"scan", "SET max_parallel_workers_per_gather = 0; SELECT count(*) FROM t"},
-	{"scan1w", "SET min_parallel_table_scan_size = 0; SET parallel_setup_cost = 0; SET max_parallel_workers_per_gather = 1; SELECT count(*) FROM t"},
-	{"insert", "INSERT INTO t SELECT g, repeat('x', 1800) FROM generate_series(1, 4) g"},
-	{"vacuum", "VACUUM t"},
-	{"checkpoint", "CHECKPOINT"},
+// catalogKinds are the sessions profiled: the SQL verify sends for each kind
+// of command (sql.go), on a table t (id int4, pad text); "first" is a
+// trivial first session after a start.
+func catalogKinds(major int) []struct {
+	name string
+	sql  []string
+} {
+	noPar := "SET max_parallel_workers_per_gather = 0"
+	return []struct {
+		name string
+		sql  []string
+	}{
+		{"session", []string{sqlClearSnapshot, sqlStatWAL, sqlInsertLSN}},
+		{"scan", []string{noPar, sqlScan("t")}},
+		{"scan1w", []string{"SET min_parallel_table_scan_size = 0", "SET parallel_setup_cost = 0", "SET max_parallel_workers_per_gather = 1", sqlScan("t")}},
+		{"insert", []string{sqlInsert("t", "g, repeat('x', 1800)", 100001, 100004), sqlRelationPages("t")}},
+		{"vacuum", []string{sqlVacuum("t", "VERBOSE")}},
+		{"checkpoint", []string{sqlCheckpointWritten(major), sqlInsertLSN, "CHECKPOINT", sqlInsertLSN, sqlClearSnapshot, sqlCheckpointWritten(major)}},
+		{"buffercache", []string{sqlDatabaseOID, sqlUserTables, sqlBuffers}},
+		{"table", []string{"CREATE TABLE t2 (id int4, pad text) WITH (autovacuum_enabled=off)", "ALTER TABLE t2 ALTER COLUMN pad SET STORAGE PLAIN"}},
+	}
 }
-
-// bufferQuery is the query verify's `show buffercache` runs (with its lookups).
-const bufferQuery = "SELECT relfilenode, reldatabase, isdirty, usagecount FROM pg_buffercache"
 
 // CatalogProfile is, per statement kind, the pins on each catalog page (index
 // into Pages), as a session running that statement makes them.
@@ -53,36 +63,58 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 			err = cerr
 		}
 	}()
-	if err := srv.Init(ctx, false, [][2]string{{"autovacuum", "off"}, {"bgwriter_lru_maxpages", "0"}}); err != nil {
+	if err := srv.Init(ctx, false, [][2]string{{"shared_buffers", "16MB"}, {"autovacuum", "off"}, {"bgwriter_lru_maxpages", "0"}}); err != nil {
 		return nil, err
 	}
 	if err := srv.Start(ctx); err != nil {
 		return nil, err
 	}
-	exec := func(db, sql string) error {
+	// exec runs one session, ended as verify ends its sessions.
+	exec := func(db string, sql ...string) error {
 		conn, err := pgx.Connect(ctx, srv.connString()+" dbname="+db)
 		if err != nil {
 			return err
 		}
 		defer conn.Close(context.Background())
-		for _, s := range strings.Split(sql, "; ") {
+		for _, s := range append(sql, sessionEnd...) {
 			if _, err := conn.Exec(ctx, s); err != nil {
 				return fmt.Errorf("%s: %w", s, err)
 			}
 		}
 		return nil
 	}
-	if err := exec("postgres", "CREATE EXTENSION pg_buffercache; CREATE DATABASE work"); err != nil {
+	if err := exec("postgres", "CREATE EXTENSION pg_buffercache", "CREATE DATABASE work"); err != nil {
 		return nil, err
 	}
-	if err := exec("work", "CREATE EXTENSION pg_buffercache; CREATE EXTENSION pg_visibility; "+
-		"CREATE TABLE t (id int4, pad text) WITH (autovacuum_enabled = off); ALTER TABLE t ALTER COLUMN pad SET STORAGE PLAIN; "+
+	if err := exec("work", "CREATE EXTENSION pg_buffercache", "CREATE EXTENSION pg_visibility",
+		"CREATE TABLE t (id int4, pad text) WITH (autovacuum_enabled = off)", "ALTER TABLE t ALTER COLUMN pad SET STORAGE PLAIN",
 		"INSERT INTO t SELECT g, repeat('x', 1800) FROM generate_series(1, 4000) g"); err != nil {
 		return nil, err
+	}
+	// Flood tables: 8 of 400 pages, each under NBuffers/4 so scans use no ring.
+	var flood []string
+	for i := 1; i <= 8; i++ {
+		flood = append(flood, fmt.Sprintf("CREATE TABLE f%d (id int4, pad text) WITH (autovacuum_enabled = off)", i),
+			fmt.Sprintf("ALTER TABLE f%d ALTER COLUMN pad SET STORAGE PLAIN", i),
+			fmt.Sprintf("INSERT INTO f%d SELECT g, repeat('x', 1800) FROM generate_series(1, 1600) g", i))
+	}
+	if err := exec("work", flood...); err != nil {
+		return nil, err
+	}
+	// One session scanning them in turn, four times: 12,800 allocations, about
+	// six passes of the clock over 2,048 buffers, so every catalog page the
+	// warm-up session pinned is evicted and the statement's pins show as
+	// they are (the session's own catalog pins at its start are evicted too).
+	flood = flood[:0]
+	for round := 0; round < 4; round++ {
+		for i := 1; i <= 8; i++ {
+			flood = append(flood, fmt.Sprintf("SELECT count(*) FROM f%d", i))
+		}
 	}
 	// Names of work's relations by file node, so pages read as pg_class/0/3.
 	names := map[uint32]string{}
 	var workOID, tfn uint32
+	floodFN := map[uint32]bool{}
 	{
 		conn, err := pgx.Connect(ctx, srv.connString()+" dbname=work")
 		if err != nil {
@@ -99,7 +131,13 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 			if qerr != nil {
 				err = qerr
 			} else {
-				_, err = pgx.ForEachRow(rows, []any{&fn, &name}, func() error { names[fn] = name; return nil })
+				_, err = pgx.ForEachRow(rows, []any{&fn, &name}, func() error {
+					names[fn] = name
+					if len(name) == 2 && name[0] == 'f' {
+						floodFN[fn] = true
+					}
+					return nil
+				})
 			}
 		}
 		conn.Close(context.Background())
@@ -107,7 +145,9 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 			return nil, err
 		}
 	}
-	snapshot := func(warm bool, stmts ...string) (map[string]int8, error) {
+	var dirtied map[string]bool // dirty pages of the last snapshot
+	snapshot := func(warm bool, stmts ...[]string) (map[string]int8, error) {
+		dirtied = map[string]bool{}
 		if err := srv.Restart(ctx); err != nil {
 			return nil, err
 		}
@@ -115,9 +155,12 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 			if err := exec("work", "SELECT 1"); err != nil {
 				return nil, err
 			}
+			if err := exec("work", flood...); err != nil {
+				return nil, err
+			}
 		}
 		for _, s := range stmts {
-			if err := exec("work", s); err != nil {
+			if err := exec("work", s...); err != nil {
 				return nil, err
 			}
 		}
@@ -126,21 +169,29 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 			return nil, err
 		}
 		defer conn.Close(context.Background())
-		rows, err := conn.Query(ctx, "SELECT relfilenode, relforknumber, relblocknumber, usagecount FROM pg_buffercache WHERE reldatabase IN (0, $1)", workOID)
+		rows, err := conn.Query(ctx, "SELECT relfilenode, reldatabase, relforknumber, relblocknumber, usagecount, isdirty FROM pg_buffercache WHERE reldatabase IN (0, $1)", workOID)
 		if err != nil {
 			return nil, err
 		}
 		out := map[string]int8{}
-		var fn uint32
+		var fn, db uint32
 		var fork, usage int16
 		var blk int64
-		_, err = pgx.ForEachRow(rows, []any{&fn, &fork, &blk, &usage}, func() error {
-			if fn != tfn {
+		var dirty bool
+		_, err = pgx.ForEachRow(rows, []any{&fn, &db, &fork, &blk, &usage, &dirty}, func() error {
+			if fn != tfn && !floodFN[fn] {
 				name, ok := names[fn]
 				if !ok {
 					name = fmt.Sprint(fn)
 				}
-				out[fmt.Sprintf("%s/%d/%d", name, fork, blk)] = int8(usage)
+				if db == 0 {
+					name = "shared:" + name
+				}
+				key := fmt.Sprintf("%s/%d/%d", name, fork, blk)
+				out[key] = int8(usage)
+				if dirty {
+					dirtied[key] = true
+				}
 			}
 			return nil
 		})
@@ -150,39 +201,60 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 	if err != nil {
 		return nil, err
 	}
+	baseDirty := dirtied
 	// The first session after a start rebuilds the relcache init file; its
 	// pins are measured against a run with no session in work at all.
 	cold, err := snapshot(false)
 	if err != nil {
 		return nil, err
 	}
-	first, err := snapshot(false, "SELECT 1")
+	first, err := snapshot(false, []string{"SELECT 1"})
 	if err != nil {
 		return nil, err
 	}
 	masked := 0
-	for _, u := range base {
-		if u == 5 {
+	for p, u := range base {
+		if u == 5 && !strings.HasPrefix(p, "shared:") {
 			masked++
 		}
 	}
 	prof = &CatalogProfile{Server: srv.Version, Kinds: map[string][]int8{}, Masked: masked}
 	snaps := map[string]map[string]int8{}
+	dirty := map[string]map[string]bool{} // pages a kind dirtied (DDL: catalog rows written)
 	bases := map[string]map[string]int8{"first": cold}
-	for _, k := range append(catalogKinds, struct{ name, sql string }{"buffercache", bufferQuery}) {
+	for _, k := range catalogKinds(srv.Major) {
 		s, err := snapshot(true, k.sql)
 		if err != nil {
 			return nil, err
 		}
 		snaps[k.name] = s
 		bases[k.name] = base
+		for p := range dirtied {
+			if !baseDirty[p] {
+				if dirty[k.name] == nil {
+					dirty[k.name] = map[string]bool{}
+				}
+				dirty[k.name][p] = true
+			}
+		}
 	}
 	snaps["first"] = first
+	// Shared catalogs (pg_database, pg_authid, …) are pinned by the reading
+	// session too, so a statement's pins on them cannot be told apart; every
+	// session is taken to pin them as often as the reading session alone
+	// does (the cold run).
+	pins := func(kind string, s map[string]int8, p string) int8 {
+		d := s[p] - bases[kind][p]
+		if strings.HasPrefix(p, "shared:") && kind != "scan1w" && cold[p] > d {
+			d = cold[p]
+		}
+		return max(d, 0)
+	}
 	total := map[string]int{}
 	for n, s := range snaps {
-		for p, u := range s {
-			if d := int(u - bases[n][p]); d > 0 {
-				total[p] += d
+		for p := range s {
+			if d := pins(n, s, p); d > 0 {
+				total[p] += int(d)
 			}
 		}
 	}
@@ -200,8 +272,9 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 	for name, s := range snaps {
 		v := make([]int8, len(prof.Pages))
 		for i, p := range prof.Pages {
-			if d := s[p] - bases[name][p]; d > 0 {
-				v[i] = d
+			v[i] = pins(name, s, p)
+			if dirty[name][p] {
+				v[i] += 10 // marks a page the session dirtied
 			}
 		}
 		prof.Kinds[name] = v
@@ -212,7 +285,12 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 // WriteGo prints the profile as Go source for the simulator's catalog table.
 func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
 	fmt.Fprintf(w, "// Measured by `pgbufsim catalog-profile` on PostgreSQL %s: %d catalog pages;\n", p.Server, len(p.Pages))
-	fmt.Fprintf(w, "// the warm-up session alone took %d pages to usage 5, where further pins are not seen.\n", p.Masked)
+	fmt.Fprintf(w, "// %d pages not shared between databases were still at usage 5 before the statements ran (pins on them are not seen).\n", p.Masked)
+	fmt.Fprintf(w, "// A digit is a page's pins; a letter a–f is 0–5 pins on a page the session dirties.\n")
+	fmt.Fprintf(w, "//\n// Pages (relation/fork/block), most pinned first:\n")
+	for i := 0; i < len(p.Pages); i += 6 {
+		fmt.Fprintf(w, "//   %s\n", strings.Join(p.Pages[i:min(i+6, len(p.Pages))], " "))
+	}
 	fmt.Fprintf(w, "var catalogPG%d = catalogProfile{\n\tpages: %d,\n\tkinds: map[catalogKind]string{\n", major, len(p.Pages))
 	names := make([]string, 0, len(p.Kinds))
 	for n := range p.Kinds {
@@ -222,7 +300,11 @@ func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
 	for _, n := range names {
 		var b strings.Builder
 		for _, c := range p.Kinds[n] {
-			b.WriteByte(byte('0' + c))
+			if c >= 10 {
+				b.WriteByte(byte('a' + c - 10)) // dirtied, with c−10 pins
+			} else {
+				b.WriteByte(byte('0' + c))
+			}
 		}
 		fmt.Fprintf(w, "\t\tcatalog%s: %q,\n", strings.ToUpper(n[:1])+n[1:], strings.TrimRight(b.String(), "0"))
 	}

@@ -50,11 +50,12 @@ func (r *runner) session(ctx context.Context, fn func(conn *pgx.Conn) error) err
 	if err := fn(conn); err != nil {
 		return err
 	}
-	if _, err := conn.Exec(ctx, "SELECT pg_stat_force_next_flush()"); err != nil {
-		return err
+	for _, q := range sessionEnd {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			return err
+		}
 	}
-	_, err = conn.Exec(ctx, "SELECT 1")
-	return err
+	return nil
 }
 
 func (r *runner) nbuf() int64 { return int64(r.rep.NBuffers) }
@@ -249,7 +250,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 func insertLSN(ctx context.Context, conn *pgx.Conn) (pg.LSN, error) {
 	var s string
-	if err := conn.QueryRow(ctx, "SELECT pg_current_wal_insert_lsn()::text").Scan(&s); err != nil {
+	if err := conn.QueryRow(ctx, sqlInsertLSN).Scan(&s); err != nil {
 		return 0, err
 	}
 	return parseLSN(s)
@@ -271,7 +272,7 @@ func parseLSN(s string) (pg.LSN, error) {
 func settled[T comparable](ctx context.Context, conn *pgx.Conn, read func() (T, error)) (T, error) {
 	var prev T
 	for i := 0; i < 25; i++ {
-		if _, err := conn.Exec(ctx, "SELECT pg_stat_clear_snapshot()"); err != nil {
+		if _, err := conn.Exec(ctx, sqlClearSnapshot); err != nil {
 			return prev, err
 		}
 		v, err := read()
@@ -289,7 +290,7 @@ func settled[T comparable](ctx context.Context, conn *pgx.Conn, read func() (T, 
 func walStatsNow(ctx context.Context, conn *pgx.Conn) (walStats, error) {
 	return settled(ctx, conn, func() (walStats, error) {
 		var w walStats
-		err := conn.QueryRow(ctx, "SELECT wal_records, wal_fpi, wal_bytes::bigint, wal_buffers_full FROM pg_stat_wal").
+		err := conn.QueryRow(ctx, sqlStatWAL).
 			Scan(&w.records, &w.fpi, &w.bytes, &w.buffersFull)
 		return w, err
 	})
@@ -317,10 +318,7 @@ func (r *runner) actRestart(ctx context.Context, st *step) error {
 
 // actCheckpoint: CHECKPOINT; buffers written (pg_stat_bgwriter / pg_stat_checkpointer) and its WAL.
 func (r *runner) actCheckpoint(ctx context.Context, st *step) error {
-	q := "SELECT buffers_checkpoint FROM pg_stat_bgwriter"
-	if r.srv.Major >= 17 {
-		q = "SELECT buffers_written FROM pg_stat_checkpointer"
-	}
+	q := sqlCheckpointWritten(r.srv.Major)
 	var w0, w1 int64
 	var lsn0, lsn1 pg.LSN
 	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
@@ -362,11 +360,11 @@ func (r *runner) actInsert(ctx context.Context, st *step) error {
 			n, _ = strconv.ParseInt(a.Vals[0], 10, 64)
 		}
 	}
-	sql := fmt.Sprintf("INSERT INTO %s SELECT %s FROM generate_series(%d, %d) g", t.name, strings.Join(t.exprs, ", "), t.next, t.next+n-1)
+	sql := sqlInsert(t.name, strings.Join(t.exprs, ", "), t.next, t.next+n-1)
 	t.next += n
 	var pages int64
 	if err := r.explain(ctx, st, sql, func(conn *pgx.Conn) error {
-		return conn.QueryRow(ctx, fmt.Sprintf("SELECT pg_relation_size('%s') / 8192", t.name)).Scan(&pages)
+		return conn.QueryRow(ctx, sqlRelationPages(t.name)).Scan(&pages)
 	}); err != nil {
 		return err
 	}
@@ -376,7 +374,7 @@ func (r *runner) actInsert(ctx context.Context, st *step) error {
 
 // actScan: EXPLAIN (ANALYZE, BUFFERS, WAL) SELECT count(*).
 func (r *runner) actScan(ctx context.Context, st *step) error {
-	return r.explain(ctx, st, "SELECT count(*) FROM "+st.args[0].Key, nil)
+	return r.explain(ctx, st, sqlScan(st.args[0].Key), nil)
 }
 
 // explain runs a statement under EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON)
@@ -385,7 +383,7 @@ func (r *runner) actScan(ctx context.Context, st *step) error {
 func (r *runner) explain(ctx context.Context, st *step, sql string, after func(*pgx.Conn) error) error {
 	var raw []byte
 	err := r.session(ctx, func(conn *pgx.Conn) error {
-		if err := conn.QueryRow(ctx, "EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) "+sql).Scan(&raw); err != nil {
+		if err := conn.QueryRow(ctx, sql).Scan(&raw); err != nil {
 			return err
 		}
 		if after != nil {
@@ -457,11 +455,13 @@ func (r *runner) actVacuum(ctx context.Context, st *step) error {
 		return err
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, fmt.Sprintf("VACUUM (%s) %s", opts, st.args[0].Key)); err != nil {
+	if _, err := conn.Exec(ctx, sqlVacuum(st.args[0].Key, opts)); err != nil {
 		return err
 	}
-	if _, err := conn.Exec(ctx, "SELECT pg_stat_force_next_flush()"); err != nil {
-		return err
+	for _, q := range sessionEnd {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			return err
+		}
 	}
 	all := strings.Join(msgs, "\n")
 	b := reVacBuf.FindStringSubmatch(all)
@@ -555,28 +555,31 @@ func (r *runner) actBuffercache(ctx context.Context, st *step) error {
 	byName := map[string]*agg{}
 	var unused int64
 	err := r.session(ctx, func(conn *pgx.Conn) error {
-		filenode := map[uint32]string{}
-		for name := range r.tables {
-			var fn uint32
-			if err := conn.QueryRow(ctx, fmt.Sprintf("SELECT pg_relation_filenode('%s')", name)).Scan(&fn); err != nil {
-				return err
-			}
-			filenode[fn] = name
-		}
 		var db uint32
-		if err := conn.QueryRow(ctx, "SELECT oid FROM pg_database WHERE datname = current_database()").Scan(&db); err != nil {
+		if err := conn.QueryRow(ctx, sqlDatabaseOID).Scan(&db); err != nil {
 			return err
 		}
-		rows, err := conn.Query(ctx, "SELECT relfilenode, reldatabase, isdirty, usagecount FROM pg_buffercache")
+		filenode := map[uint32]string{}
+		rows, err := conn.Query(ctx, sqlUserTables)
+		if err != nil {
+			return err
+		}
+		var name string
+		var fn uint32
+		if _, err := pgx.ForEachRow(rows, []any{&name, &fn}, func() error { filenode[fn] = name; return nil }); err != nil {
+			return err
+		}
+		rows, err = conn.Query(ctx, sqlBuffers)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
 			var fn, rdb *uint32
+			var fork *int16
 			var dirty *bool
 			var usage *int16
-			if err := rows.Scan(&fn, &rdb, &dirty, &usage); err != nil {
+			if err := rows.Scan(&fn, &rdb, &fork, &dirty, &usage); err != nil {
 				return err
 			}
 			if fn == nil {
@@ -584,8 +587,13 @@ func (r *runner) actBuffercache(ctx context.Context, st *step) error {
 				continue
 			}
 			name := "(other)"
-			if n, ok := filenode[*fn]; ok && rdb != nil && *rdb == db {
+			if n, ok := filenode[*fn]; ok && rdb != nil && *rdb == db && r.tables[n] != nil {
 				name = n
+				if fork != nil && *fork == 1 {
+					name += "/fsm"
+				} else if fork != nil && *fork == 2 {
+					name += "/vm"
+				}
 			}
 			a := byName[name]
 			if a == nil {

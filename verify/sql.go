@@ -1,0 +1,46 @@
+package verify
+
+import "fmt"
+
+// The SQL verify sends, in one place: the catalog profile (catalog.go) is
+// measured with exactly these statements, so the simulator's catalog pins for
+// a command are those of the session verify opens for it.
+
+// sessionEnd ends every session: the backend reports its statistics before
+// the second round trip completes (pg_stat_force_next_flush, then
+// pgstat_report_stat runs before ReadyForQuery).
+var sessionEnd = []string{"SELECT pg_stat_force_next_flush()", "SELECT 1"}
+
+func sqlExplain(stmt string) string {
+	return "EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) " + stmt
+}
+
+func sqlScan(table string) string { return sqlExplain("SELECT count(*) FROM " + table) }
+
+func sqlInsert(table string, exprs string, from, to int64) string {
+	return sqlExplain(fmt.Sprintf("INSERT INTO %s SELECT %s FROM generate_series(%d, %d) g", table, exprs, from, to))
+}
+
+func sqlRelationPages(table string) string {
+	return fmt.Sprintf("SELECT pg_relation_size('%s') / 8192", table)
+}
+
+func sqlVacuum(table, opts string) string { return fmt.Sprintf("VACUUM (%s) %s", opts, table) }
+
+const (
+	sqlClearSnapshot = "SELECT pg_stat_clear_snapshot()"
+	sqlInsertLSN     = "SELECT pg_current_wal_insert_lsn()::text"
+	sqlStatWAL       = "SELECT wal_records, wal_fpi, wal_bytes::bigint, wal_buffers_full FROM pg_stat_wal"
+	// the show buffercache session
+	sqlDatabaseOID = "SELECT oid FROM pg_database WHERE datname = current_database()"
+	sqlUserTables  = "SELECT relname::text, pg_relation_filenode(oid) FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r'"
+	sqlBuffers     = "SELECT relfilenode, reldatabase, relforknumber, isdirty, usagecount FROM pg_buffercache"
+)
+
+// sqlCheckpointWritten is the checkpointer's count of buffers written.
+func sqlCheckpointWritten(major int) string {
+	if major >= 17 {
+		return "SELECT buffers_written FROM pg_stat_checkpointer"
+	}
+	return "SELECT buffers_checkpoint FROM pg_stat_bgwriter"
+}
