@@ -21,10 +21,10 @@ const (
 
 // Page flags kept per heap page.
 const (
-	PageHinted     uint8 = 1 << iota // every tuple has HEAP_XMIN_COMMITTED (or is frozen)
-	PageAllVisible                   // PD_ALL_VISIBLE and the VM's all-visible bit
-	PageAllFrozen                    // the VM's all-frozen bit
-	PageFSMRecorded                  // the free space map holds the page's current free space
+	PageHinted      uint8 = 1 << iota // every tuple has HEAP_XMIN_COMMITTED (or is frozen)
+	PageAllVisible                    // PD_ALL_VISIBLE and the VM's all-visible bit
+	PageAllFrozen                     // the VM's all-frozen bit
+	PageFSMRecorded                   // the free space map holds the page's current free space
 )
 
 // Shape is a table's row shape.

@@ -45,15 +45,18 @@ type Cluster struct {
 	forks     map[[2]int]pg.RelID
 	forkOwner map[pg.RelID]forkRef
 	fsmUpper  map[[3]int]int // (heap, level, child) → an upper FSM slot's value
+	// statWALTwice is WAL that pg_stat_wal counts a second time (parallel workers').
+	statWALTwice wal.Usage
 	// initFileStale: no session has rebuilt the relcache init file since the server started.
 	initFileStale bool
 }
 
 type mark struct {
-	lsn  pg.LSN
-	io   bufmgr.IOStats
-	wal  wal.Usage
-	time int64
+	lsn     pg.LSN
+	io      bufmgr.IOStats
+	wal     wal.Usage
+	statWAL wal.Usage
+	time    int64
 }
 
 // NewCluster initdb's and starts a cluster with settings s. seed feeds the
@@ -223,6 +226,15 @@ func (c *Cluster) finish(ps []*participant) {
 		}
 	}
 	c.advanceTo(end)
+}
+
+// statWAL is pg_stat_wal as the server reports it.
+func (c *Cluster) statWAL() wal.Usage {
+	u := c.wal.Total
+	u.Records += c.statWALTwice.Records
+	u.FPI += c.statWALTwice.FPI
+	u.Bytes += c.statWALTwice.Bytes
+	return u
 }
 
 // session is a client session that only pins catalog pages (a utility

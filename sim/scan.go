@@ -313,9 +313,16 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 		return nil, err
 	}
 	c.finish(append(ps, &participant{be: leader}))
-	for _, be := range all {
+	for i, be := range all {
 		res.Buf.Add(be.Buf)
 		res.WAL.Add(be.WAL)
+		if i > 0 {
+			// ExecParallelFinish adds each worker's WalUsage to the leader's
+			// pgWalUsage, and both report it: pg_stat_wal counts a worker's WAL twice.
+			c.statWALTwice.Records += be.WAL.Records
+			c.statWALTwice.FPI += be.WAL.FPI
+			c.statWALTwice.Bytes += be.WAL.Bytes
+		}
 		res.Rejects += be.Rejects
 		c.foldWAL(be)
 	}

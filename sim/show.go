@@ -204,10 +204,10 @@ func (e *Env) showWAL(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, fmt.Errorf("show wal: %w", err)
 	}
 	c := e.C
-	u := c.wal.Total
+	u, st := c.wal.Total, c.statWAL()
 	start := pg.LSN(0)
 	if m != nil {
-		u = u.Sub(m.wal)
+		u, st = u.Sub(m.wal), st.Sub(m.statWAL)
 		start = m.lsn
 	}
 	end := c.wal.InsertLSN()
@@ -221,8 +221,12 @@ func (e *Env) showWAL(args []datadriven.CmdArg) (Output, error) {
 	if m != nil {
 		text += fmt.Sprintf(" (lsn %s → %s; record bytes %d)", start, end, u.Bytes)
 	}
+	if st != u {
+		text += fmt.Sprintf("\npg_stat_wal: wal_records=%d wal_fpi=%d wal_bytes=%d (parallel workers' WAL is counted twice)", st.Records, st.FPI, st.Bytes)
+	}
 	return Output{Text: text, JSON: map[string]any{"records": u.Records, "fpi": u.FPI, "bytes": bytes,
-		"buffers_full": u.BuffersFull, "start_lsn": start.String(), "end_lsn": end.String()}}, nil
+		"buffers_full": u.BuffersFull, "start_lsn": start.String(), "end_lsn": end.String(),
+		"stat_records": st.Records, "stat_fpi": st.FPI, "stat_bytes": st.Bytes}}, nil
 }
 
 func (e *Env) showSettings() (Output, error) {

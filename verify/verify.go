@@ -33,7 +33,7 @@ type step struct {
 
 	lsnBefore, lsnAfter pg.LSN    // the simulator's WAL insert position around the command
 	walBefore, walAfter wal.Usage // the simulator's pg_stat_wal around it
-	pages               int64  // for insert: the simulated relation's size afterwards
+	pages               int64     // for insert: the simulated relation's size afterwards
 }
 
 // Run verifies one scenario: the simulator first (which also validates the
