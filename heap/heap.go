@@ -85,6 +85,9 @@ type Relation struct {
 	ID    pg.RelID
 	Name  string
 	Shape Shape
+	// HasToast: the table has a varlena column, so CREATE TABLE made a TOAST
+	// relation that VACUUM processes after it.
+	HasToast bool
 	// Rows is the number of live rows (all committed).
 	Rows int64
 	// RelTuples is pg_class.reltuples: -1 until the first VACUUM or ANALYZE.

@@ -47,6 +47,12 @@ type Cluster struct {
 	fsmUpper  map[[3]int]int // (heap, level, child) → an upper FSM slot's value
 	// statWALTwice is WAL that pg_stat_wal counts a second time (parallel workers').
 	statWALTwice wal.Usage
+	// catalogHinted: catalog pages a reading session has hinted once (see touchCatalog).
+	catalogHinted map[int]bool
+	// tablesCreated counts CREATE TABLEs, whose catalog rows spread onto new pages.
+	tablesCreated int
+	// pgClassUnhinted: DDL left tuples on the pg_class rows page that only a heap scan of pg_class hints.
+	pgClassUnhinted bool
 	// initFileStale: no session has rebuilt the relcache init file since the server started.
 	initFileStale bool
 }
@@ -81,7 +87,8 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	}
 	c := &Cluster{S: s, pool: p, wal: w, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
 		rng: newPCG(seed), marks: map[string]mark{}, initFileStale: true}
-	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).pages, true)
+	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
+	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).pages+1, true)
 	c.walwriter.next = s.Int("wal_writer_delay")
 	return c, nil
 }

@@ -262,11 +262,19 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 	tpp := 0
 	autovac := true
 	haveShape := false
+	haveColumns, hasVarlena := false, false
 	for _, a := range args[1:] {
 		if positional(a) {
 			return Output{}, fmt.Errorf("table %s: unexpected %q (expected key=value)", name, a.Key)
 		}
 		if a.Key == "columns" {
+			haveColumns = true
+			for _, col := range a.Vals {
+				typ, _, _ := strings.Cut(strings.TrimSpace(col), ":")
+				if typ == "text" || typ == "varchar" || typ == "bytea" {
+					hasVarlena = true
+				}
+			}
 			w, pw, err := columnsWidth(a.Vals)
 			if err != nil {
 				return Output{}, fmt.Errorf("table %s: columns: %w", name, err)
@@ -351,6 +359,8 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 	r := heap.NewRelation(id, name, shape)
 	r.Autovacuum = autovac
 	r.Declared = rows
+	// (id int4, pad text) shapes have a varlena column unless the row is the bare int; columns= say so themselves.
+	r.HasToast = hasVarlena || (!haveColumns && shape.TupleLen > 28)
 	c.rels = append(c.rels, r)
 	c.byName[name] = r
 	c.pool.CreateRel(id, 0, true)

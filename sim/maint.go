@@ -123,9 +123,28 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	be.Now = max(be.Now, c.now)
 	rel.RelTuples = float64(rel.Rows)
 	rel.RelPages = nblocks
-	c.finish([]*participant{p})
+	// vac_update_relstats: the new relpages/reltuples go into pg_class in place.
+	if err := c.vacuumWindowPins(be); err != nil {
+		return nil, err
+	}
+	if err := c.inplaceUpdatePgClass(be); err != nil {
+		return nil, err
+	}
+	// VACUUM VERBOSE reports the table's usage up to here.
 	res := &StmtResult{Kind: "Vacuum", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: ringN,
-		Buf: be.Buf, WAL: be.WAL, TimeNs: c.now - start}
+		Buf: be.Buf, WAL: be.WAL}
+	// The transaction ends with the invalidations of the pg_class row logged
+	// for standbys (XLOG_STANDBY_INVALIDATIONS: no xid, so no commit record);
+	// then the table's TOAST relation, empty here, is vacuumed the same way.
+	be.Now, _ = c.insertRecord(be.Now, &be.WAL, standbyInvalidationsLen)
+	if rel.HasToast {
+		if err := c.inplaceUpdatePgClass(be); err != nil {
+			return nil, err
+		}
+		be.Now, _ = c.insertRecord(be.Now, &be.WAL, standbyInvalidationsLen)
+	}
+	c.finish([]*participant{p})
+	res.TimeNs = c.now - start
 	av, af := rel.CountVisibility()
 	res.Extra = append(res.Extra, fmt.Sprintf("all-visible pages=%d all-frozen pages=%d", av, af))
 	if res.WAL.Records > 0 {
@@ -135,6 +154,56 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	}
 	c.foldWAL(be)
 	return res, nil
+}
+
+// insertRecord inserts a record with no image.
+func (c *Cluster) insertRecord(now int64, u *wal.Usage, size int) (int64, pg.LSN) {
+	lsn, now := c.wal.Insert(now, u, size, 0)
+	return now, lsn
+}
+
+// standbyInvalidationsLen is XLOG_STANDBY_INVALIDATIONS with the three messages
+// an inplace pg_class update sends (two catcache, one relcache), as pg_waldump
+// shows it on 15: 90 bytes.
+const standbyInvalidationsLen = wal.SizeOfXLogRecord + wal.SizeOfShortMainDataHdr + 16 + 3*16
+
+// pgClassRowData is the part of a user table's pg_class row that
+// heap_inplace_update logs (the tuple after its header): 140 bytes on 15, as
+// the 188-byte XLOG_HEAP_INPLACE records pg_waldump shows.
+const pgClassRowData = 140
+
+// pgClassPageHole is the free space (pd_upper − pd_lower) of the pg_class page
+// holding the scenario's tables' rows, which an image of it leaves out: 2,384
+// bytes on a fresh PostgreSQL 15 cluster with a few tables (a 5,861-byte
+// XLOG_HEAP_INPLACE with its image). A workload input, like the catalog pins.
+const pgClassPageHole = 2384
+
+// inplaceUpdatePgClass is heap_inplace_update of a table's pg_class row: the
+// pg_class page is pinned and dirtied, and XLOG_HEAP_INPLACE registers it
+// (REGBUF_STANDARD: an image, without the row data, when the page was last
+// logged before the redo pointer). The simulated catalog keeps the user
+// tables' rows on one page, just past the pinned catalog pages.
+func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
+	blk := pg.BlockNumber(catalogFor(c.S.Version).pages)
+	b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
+	if err != nil {
+		return err
+	}
+	c.pool.MarkBufferDirty(be, b)
+	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber +
+		wal.SizeOfShortMainDataHdr + 2 // xl_heap_inplace: offnum
+	nfpi := 0
+	if c.pool.BufferLSN(b) <= c.wal.RedoRecPtr() {
+		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - pgClassPageHole
+		nfpi = 1
+	} else {
+		size += pgClassRowData
+	}
+	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
+	be.Now = now
+	c.pool.SetPageLSN(b, lsn)
+	c.pool.Unpin(be, b)
+	return nil
 }
 
 // heapBlocksPerVMPage is HEAPBLOCKS_PER_PAGE: (8192 − 24) × 4 heap pages per VM page.
@@ -153,11 +222,21 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 		rel.SetFlags(blk, heap.PageHinted)
 	}
 	tookImage := be.WAL.FPI > fpiBefore
-	doFreeze := freeze || tookImage
+	// From 16 a page is frozen early when a hint-bit image was just taken
+	// (freezing is cheap once the page is in WAL); 15 freezes only for FREEZE
+	// (or tuples older than vacuum_freeze_min_age, which fresh loads are not).
+	doFreeze := freeze || tookImage && c.S.Version >= 16
 	if doFreeze && f&heap.PageAllFrozen == 0 {
-		// XLOG_HEAP2_PRUNE_VACUUM_SCAN (17+) / FREEZE_PAGE (15, 16) with one freeze plan for all tuples.
+		// XLOG_HEAP2_PRUNE_VACUUM_SCAN (17+) / FREEZE_PAGE (15, 16) with one freeze
+		// plan for all tuples; the heap page is registered REGBUF_STANDARD, so a page
+		// last logged before the redo pointer goes in as an image (full_page_writes).
 		c.pool.MarkBufferDirty(be, b)
-		lsn, now := c.wal.Insert(be.Now, &be.WAL, freezeRecordLen(c.S.Version, n), 0)
+		image := c.pool.BufferLSN(b) <= c.wal.RedoRecPtr()
+		nfpi := 0
+		if image {
+			nfpi = 1
+		}
+		lsn, now := c.wal.Insert(be.Now, &be.WAL, freezeRecordLen(c.S.Version, n, image, rel.Hole(blk)), nfpi)
 		be.Now = now
 		c.pool.SetPageLSN(b, lsn)
 	}
@@ -185,19 +264,32 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 	}
 }
 
-// freezeRecordLen is the size of the record that freezes n tuples with one plan.
-func freezeRecordLen(v pg.Version, n int) int {
-	blockRef := wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber
+// freezeRecord is the record that freezes n tuples with one plan: its main
+// data and its block data (the part dropped when the page goes in as an image).
+func freezeRecord(v pg.Version, n int) (main, blockData int) {
 	switch {
 	case v >= 17:
-		// xl_heap_prune (reason, flags) + snapshotConflictHorizon; block data:
-		// nplans + one xlhp_freeze_plan (12) + n offsets.
-		return wal.SizeOfXLogRecord + blockRef + wal.SizeOfShortMainDataHdr + 2 + 4 + 2 + 12 + 2*n
+		// XLOG_HEAP2_PRUNE_VACUUM_SCAN: xl_heap_prune (reason, flags) +
+		// snapshotConflictHorizon; block data: nplans + one xlhp_freeze_plan (12) + n offsets.
+		return 2 + 4, 2 + 12 + 2*n
 	case v == 16:
 		// xl_heap_freeze_page (horizon 4, nplans 2, isCatalogRel 1); plans + offsets as block data.
-		return wal.SizeOfXLogRecord + blockRef + wal.SizeOfShortMainDataHdr + 7 + 12 + 2*n
+		return 7, 12 + 2*n
 	default:
-		// 15: xl_heap_freeze_page (cutoff 4, ntuples 2) + xl_heap_freeze_tuple (12) per tuple.
-		return wal.SizeOfXLogRecord + blockRef + wal.SizeOfShortMainDataHdr + 6 + 12*n
+		// 15: xl_heap_freeze_page (cutoff 4, ntuples 2); xl_heap_freeze_tuple (12) per tuple as block data.
+		return 6, 12 * n
 	}
+}
+
+// freezeRecordLen is the freeze record's length for a page of n tuples with
+// the given hole, as an image when image is set (XLogRecordAssemble drops the
+// block data then).
+func freezeRecordLen(v pg.Version, n int, image bool, hole int) int {
+	main, data := freezeRecord(v, n)
+	blockRef := wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber
+	size := wal.SizeOfXLogRecord + blockRef + wal.SizeOfShortMainDataHdr + main
+	if image {
+		return size + wal.SizeOfBlockImageHeader + pg.BLCKSZ - hole
+	}
+	return size + data
 }

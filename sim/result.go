@@ -32,7 +32,7 @@ func (r *StmtResult) JSON() map[string]any {
 		"shared_hit": r.Buf.Hit, "shared_read": r.Buf.Read, "shared_dirtied": r.Buf.Dirtied,
 		"shared_written": r.Buf.Written, "wal_records": r.WAL.Records, "wal_fpi": r.WAL.FPI,
 		"wal_bytes": r.WAL.Bytes, "wal_buffers_full": r.WAL.BuffersFull, "strategy": r.Strategy.String(),
-		"ring_buffers": r.RingBuffers, "workers": r.Workers, "time_ms": ms(r.TimeNs), "io_read_ms": ms(r.IOReadNs),
+		"ring_buffers": r.RingBuffers, "ring_rejected": r.Rejects, "workers": r.Workers, "time_ms": ms(r.TimeNs), "io_read_ms": ms(r.IOReadNs),
 	}
 }
 

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Catalog buffers are not a buffer-manager mechanism but the workload's
@@ -50,6 +52,12 @@ type CatalogProfile struct {
 	Pages  []string          // relfilenode/fork/block, in a stable order
 	Kinds  map[string][]int8 // kind → pins per page
 	Masked int               // pages the warm-up session alone took to usage 5 (pins on them are not seen)
+	// VacuumWindowHits is what VACUUM VERBOSE counts as buffer hits for an
+	// empty table without TOAST: catalog pins inside the instrumented window.
+	VacuumWindowHits int
+	// TableGrowthPages is how many more catalog pages each further CREATE
+	// TABLE dirties (its rows and index entries land on new pages).
+	TableGrowthPages int
 }
 
 // MeasureCatalog builds a fresh cluster and measures the profile.
@@ -110,6 +118,67 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 		for i := 1; i <= 8; i++ {
 			flood = append(flood, fmt.Sprintf("SELECT count(*) FROM f%d", i))
 		}
+	}
+	// An empty table of the usual shape, vacuumed in a fresh session as
+	// verify does: its VACUUM VERBOSE hits are the catalog pins inside
+	// VACUUM's instrumented window.
+	var vacHits int
+	{
+		var msgs []string
+		cfg, err := pgx.ParseConfig(srv.connString() + " dbname=work")
+		if err != nil {
+			return nil, err
+		}
+		cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { msgs = append(msgs, n.Message+"\n"+n.Detail) }
+		conn, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		if err := exec("work", "CREATE TABLE e (id int4, pad text) WITH (autovacuum_enabled = off)"); err != nil {
+			return nil, err
+		}
+		if _, err := conn.Exec(ctx, sqlVacuum("e", "VERBOSE")); err != nil {
+			conn.Close(context.Background())
+			return nil, err
+		}
+		conn.Close(context.Background())
+		m := reVacBuf.FindStringSubmatch(strings.Join(msgs, "\n"))
+		if m == nil {
+			return nil, fmt.Errorf("VACUUM VERBOSE printed no buffer usage")
+		}
+		vacHits, _ = strconv.Atoi(m[1])
+	}
+	// Dirty catalog pages after one CREATE TABLE and after six, from a clean pool.
+	var growth int
+	{
+		if err := srv.Restart(ctx); err != nil {
+			return nil, err
+		}
+		dirtyNow := func() (int, error) {
+			conn, err := srv.Connect(ctx)
+			if err != nil {
+				return 0, err
+			}
+			defer conn.Close(context.Background())
+			var n int
+			err = conn.QueryRow(ctx, "SELECT count(*) FROM pg_buffercache b JOIN pg_database d ON d.oid = b.reldatabase WHERE d.datname = 'work' AND b.isdirty").Scan(&n)
+			return n, err
+		}
+		var one, six int
+		for i := 1; i <= 6; i++ {
+			if err := exec("work", fmt.Sprintf("CREATE TABLE g%d (id int4, pad text) WITH (autovacuum_enabled=off)", i), fmt.Sprintf("ALTER TABLE g%d ALTER COLUMN pad SET STORAGE PLAIN", i)); err != nil {
+				return nil, err
+			}
+			n, err := dirtyNow()
+			if err != nil {
+				return nil, err
+			}
+			if i == 1 {
+				one = n
+			}
+			six = n
+		}
+		growth = (six - one + 2) / 5
 	}
 	// Names of work's relations by file node, so pages read as pg_class/0/3.
 	names := map[uint32]string{}
@@ -218,7 +287,7 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 			masked++
 		}
 	}
-	prof = &CatalogProfile{Server: srv.Version, Kinds: map[string][]int8{}, Masked: masked}
+	prof = &CatalogProfile{Server: srv.Version, Kinds: map[string][]int8{}, Masked: masked, VacuumWindowHits: vacHits, TableGrowthPages: growth}
 	snaps := map[string]map[string]int8{}
 	dirty := map[string]map[string]bool{} // pages a kind dirtied (DDL: catalog rows written)
 	bases := map[string]map[string]int8{"first": cold}
@@ -291,7 +360,7 @@ func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
 	for i := 0; i < len(p.Pages); i += 6 {
 		fmt.Fprintf(w, "//   %s\n", strings.Join(p.Pages[i:min(i+6, len(p.Pages))], " "))
 	}
-	fmt.Fprintf(w, "var catalogPG%d = catalogProfile{\n\tpages: %d,\n\tkinds: map[catalogKind]string{\n", major, len(p.Pages))
+	fmt.Fprintf(w, "var catalogPG%d = catalogProfile{\n\tpages: %d,\n\tvacuumWindowHits: %d,\n\ttableGrowthPages: %d,\n\tkinds: map[catalogKind]string{\n", major, len(p.Pages), p.VacuumWindowHits, p.TableGrowthPages)
 	names := make([]string, 0, len(p.Kinds))
 	for n := range p.Kinds {
 		names = append(names, n)
