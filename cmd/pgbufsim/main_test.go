@@ -57,3 +57,17 @@ func TestRunJSONAndErrors(t *testing.T) {
 	require.Equal(t, 1, run(context.Background(), []string{"run", p}, &out, &errb))
 	require.Contains(t, errb.String(), "output differs")
 }
+
+// verify refuses a --pgbin without PostgreSQL's programs with exit status 1
+// and says what it expected; usage errors are status 2.
+func TestVerifyBadPgbin(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.scn")
+	require.NoError(t, os.WriteFile(p, []byte("cluster version=15 shared_buffers=16MB\n"), 0o644))
+	var out, errb bytes.Buffer
+	require.Equal(t, 1, run(context.Background(), []string{"verify", "--quiet", "--pgbin", dir, p}, &out, &errb))
+	require.Contains(t, errb.String(), "no initdb program there")
+	errb.Reset()
+	require.Equal(t, 2, run(context.Background(), []string{"verify", p}, &out, &errb), "missing --pgbin")
+	require.Equal(t, 2, run(context.Background(), []string{"verify", "--pgbin", dir, "--format=xml", p}, &out, &errb))
+}
