@@ -625,7 +625,7 @@ func (r *runner) actBuffercache(ctx context.Context, st *step) error {
 	m, _ := st.sim.(map[string]any)
 	rels, _ := m["relations"].([]map[string]any)
 	bt := r.bufTol("")
-	dt := r.bufTol("the bgwriter, not modelled, cleans some")
+	dt := r.bufTol("")
 	for _, rel := range rels {
 		name, _ := rel["name"].(string)
 		a := byName[name]
