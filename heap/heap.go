@@ -88,6 +88,9 @@ type Relation struct {
 	// HasToast: the table has a varlena column, so CREATE TABLE made a TOAST
 	// relation that VACUUM processes after it.
 	HasToast bool
+	// Columns are the declared column types (columns=...), or nil for the
+	// (id int4, pad text) shape given by the tuple length.
+	Columns []string
 	// Rows is the number of live rows (all committed).
 	Rows int64
 	// RelTuples is pg_class.reltuples: -1 until the first VACUUM or ANALYZE.
@@ -148,6 +151,20 @@ func (r *Relation) Fits(blk pg.BlockNumber) bool {
 
 // Hole is the FPI hole of page blk as it is now.
 func (r *Relation) Hole(blk pg.BlockNumber) int { return r.Shape.Hole(int(r.ntuples[blk])) }
+
+// PadLen is the length of the pad text of an (id int4, pad text) row of the
+// relation's tuple length: 24-byte header + int4, then a varlena with a 1-byte
+// header up to 126 bytes of text, else a 4-byte one at int alignment. -1 when
+// the row is the bare int (28 bytes), or no such row has that length.
+func (r *Relation) PadLen() int {
+	switch pad := r.Shape.TupleLen - 28; {
+	case pad >= 1 && pad <= 127:
+		return pad - 1
+	case pad >= 4+127:
+		return pad - 4
+	}
+	return -1
+}
 
 // Truncate empties the relation (TRUNCATE: a new relfilenode).
 func (r *Relation) Truncate() {

@@ -26,6 +26,7 @@ const (
 	catalogCheckpoint                     // CHECKPOINT
 	catalogBuffercache                    // the pg_buffercache query of `show buffercache`
 	catalogTable                          // CREATE TABLE (catalog rows written: pages dirtied)
+	catalogCopy                           // COPY … FROM STDIN
 	catalogWorker                         // a parallel worker's own start-up (derived: scan1w − scan)
 )
 
@@ -56,7 +57,7 @@ var catalogPG18 = func() catalogProfile {
 	leader := strings.Repeat("5", 88) + strings.Repeat("4", 17) + strings.Repeat("3", 19) + strings.Repeat("2", 58) + strings.Repeat("1", 43)
 	worker := strings.Repeat("4", 50) + strings.Repeat("0", 175) + strings.Repeat("5", 15)
 	return catalogProfile{pages: 240, kinds: map[catalogKind]string{
-		catalogScan: leader, catalogInsert: leader, catalogVacuum: leader, catalogBuffercache: leader, catalogWorker: worker,
+		catalogScan: leader, catalogInsert: leader, catalogCopy: leader, catalogVacuum: leader, catalogBuffercache: leader, catalogWorker: worker,
 	}}
 }()
 
@@ -146,6 +147,13 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 	}()
 	prof := catalogFor(c.S.Version)
 	pins := decodePins(prof.kinds[kind])
+	if c.txn.active && kind != catalogWorker {
+		if c.txn.started {
+			// The block's session is open: only what this command adds to a plain session's.
+			pins = subPins(pins, decodePins(prof.kinds[catalogSession]))
+		}
+		c.txn.started = true
+	}
 	first := false
 	if c.initFileStale && kind != catalogWorker {
 		c.initFileStale = false

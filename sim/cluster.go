@@ -49,6 +49,8 @@ type Cluster struct {
 	statWALTwice wal.Usage
 	// catalogHinted: catalog pages a reading session has hinted once (see touchCatalog).
 	catalogHinted map[int]bool
+	// txn is the open transaction block (begin … commit), if any.
+	txn transaction
 	// tablesCreated counts CREATE TABLEs, whose catalog rows spread onto new pages.
 	tablesCreated int
 	// pgClassUnhinted: DDL left tuples on the pg_class rows page that only a heap scan of pg_class hints.
@@ -233,6 +235,15 @@ func (c *Cluster) finish(ps []*participant) {
 		}
 	}
 	c.advanceTo(end)
+}
+
+// transaction is a begin … commit block: which relfilenodes it created (CREATE
+// TABLE, TRUNCATE: what COPY FREEZE needs) and whether it wrote (a commit record).
+type transaction struct {
+	active  bool
+	created map[pg.RelID]bool
+	wrote   bool
+	started bool // a command has run in it (its session has started)
 }
 
 // statWAL is pg_stat_wal as the server reports it.

@@ -50,6 +50,12 @@ func init() {
 		{"table", "table NAME (rows=N | pages=N) [tuple_bytes=B | columns=(int4, text:1800, ...) | tuples_per_page=K] [fillfactor=F] [autovacuum=on|off]", "CREATE TABLE with a row shape; rows/pages is what insert loads", (*Env).cmdTable},
 		// Example: insert big
 		{"insert", "insert TABLE [rows=N]", "INSERT INTO TABLE SELECT … (the table's declared rows by default)", (*Env).cmdInsert},
+		// Example: copy big freeze
+		{"copy", "copy TABLE [freeze] [rows=N]", "COPY TABLE FROM STDIN [(FREEZE)] (the table's declared rows by default)", (*Env).cmdCopy},
+		// Example: begin
+		{"begin", "begin", "BEGIN: the following commands run in one transaction (COPY FREEZE needs the table created or truncated in it)", (*Env).cmdBegin},
+		// Example: commit
+		{"commit", "commit", "COMMIT", (*Env).cmdCommit},
 		// Example: truncate big
 		{"truncate", "truncate TABLE", "TRUNCATE: the table's buffers are invalidated onto the free list (InvalidateBuffer)", (*Env).cmdTruncate},
 		// Example: checkpoint
@@ -263,6 +269,7 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 	autovac := true
 	haveShape := false
 	haveColumns, hasVarlena := false, false
+	var columns []string
 	for _, a := range args[1:] {
 		if positional(a) {
 			return Output{}, fmt.Errorf("table %s: unexpected %q (expected key=value)", name, a.Key)
@@ -280,6 +287,7 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 				return Output{}, fmt.Errorf("table %s: columns: %w", name, err)
 			}
 			shape.TupleLen, shape.PlannerWidth, haveShape = w, pw, true
+			columns = a.Vals
 			continue
 		}
 		val, err := argVal(a)
@@ -361,8 +369,12 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 	r.Declared = rows
 	// (id int4, pad text) shapes have a varlena column unless the row is the bare int; columns= say so themselves.
 	r.HasToast = hasVarlena || (!haveColumns && shape.TupleLen > 28)
+	r.Columns = columns
 	c.rels = append(c.rels, r)
 	c.byName[name] = r
+	if c.txn.active {
+		c.txn.created[id] = true
+	}
 	c.pool.CreateRel(id, 0, true)
 	text := fmt.Sprintf("ok: %d bytes a tuple, %d tuples a page, hole %d bytes", shape.TupleLen, shape.TuplesPerPage(), shape.Hole(shape.TuplesPerPage()))
 	return Output{Text: text, JSON: map[string]any{"tuple_bytes": shape.TupleLen, "tuples_per_page": shape.TuplesPerPage()}}, nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
@@ -50,6 +51,59 @@ func (e *Env) cmdInsert(args []datadriven.CmdArg) (Output, error) {
 		}
 	}
 	return e.stmt(func() (*StmtResult, error) { return e.C.insertSelect(r, n) })
+}
+
+func (e *Env) cmdCopy(args []datadriven.CmdArg) (Output, error) {
+	r, rest, err := e.oneTable("copy", args)
+	if err != nil {
+		return Output{}, err
+	}
+	n, freeze := r.Declared, false
+	for _, a := range rest {
+		switch {
+		case a.Key == "freeze" && positional(a):
+			freeze = true
+		case a.Key == "rows":
+			v, err := argVal(a)
+			if err != nil {
+				return Output{}, err
+			}
+			if n, err = strconv.ParseInt(v, 10, 64); err != nil || n < 1 {
+				return Output{}, fmt.Errorf("copy %s: rows=%s: must be a whole number of rows, at least 1", r.Name, v)
+			}
+		default:
+			return Output{}, fmt.Errorf("copy %s: unknown option %q (freeze, rows)", r.Name, a.Key)
+		}
+	}
+	return e.stmt(func() (*StmtResult, error) { return e.C.copyFrom(r, n, freeze) })
+}
+
+func (e *Env) cmdBegin(args []datadriven.CmdArg) (Output, error) {
+	if len(args) > 0 {
+		return Output{}, fmt.Errorf("begin: takes no arguments")
+	}
+	if e.C.txn.active {
+		return Output{}, fmt.Errorf("begin: there is already a transaction in progress")
+	}
+	e.C.txn = transaction{active: true, created: map[pg.RelID]bool{}}
+	return Output{Text: "BEGIN", JSON: map[string]any{}}, nil
+}
+
+func (e *Env) cmdCommit(args []datadriven.CmdArg) (Output, error) {
+	if len(args) > 0 {
+		return Output{}, fmt.Errorf("commit: takes no arguments")
+	}
+	c := e.C
+	if !c.txn.active {
+		return Output{}, fmt.Errorf("commit: there is no transaction in progress")
+	}
+	wrote := c.txn.wrote
+	c.txn = transaction{}
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	c.endStatement(be, wrote)
+	c.finish([]*participant{{be: be}})
+	c.foldWAL(be)
+	return Output{Text: "COMMIT", JSON: map[string]any{}}, nil
 }
 
 func (e *Env) cmdCheckpoint(args []datadriven.CmdArg) (Output, error) {
@@ -141,6 +195,9 @@ func (e *Env) cmdTruncate(args []datadriven.CmdArg) (Output, error) {
 	}
 	// DropRelationBuffers: every buffer of the old relfilenode goes to the head of the free list.
 	e.C.pool.DropRelBuffers(r.ID)
+	if e.C.txn.active {
+		e.C.txn.created[r.ID] = true // a new relfilenode in this transaction
+	}
 	r.Truncate()
 	// The new relfilenode comes with no free space map and no visibility map.
 	for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {

@@ -128,3 +128,21 @@ func argsOf(words ...string) []datadriven.CmdArg {
 	}
 	return a
 }
+
+// execAll runs a scenario text and returns the first error, if any.
+func execAll(env *Env, src string) ([]Output, error) {
+	f, err := scenario.Parse("test.scn", src)
+	if err != nil {
+		return nil, err
+	}
+	env.CheckInvariants = true
+	var outs []Output
+	for _, st := range f.Steps {
+		o, err := env.Exec(st.Cmd, st.Args)
+		if err != nil {
+			return outs, err
+		}
+		outs = append(outs, o)
+	}
+	return outs, nil
+}

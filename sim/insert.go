@@ -90,10 +90,7 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 	}
 	// EXPLAIN's counters stop with the executor; the commit comes after.
 	res := &StmtResult{Kind: "Insert", Relation: rel.Name, Buf: be.Buf, WAL: be.WAL}
-	// Commit: XLOG_XACT_COMMIT, flushed before the client hears back.
-	var end pg.LSN
-	end, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.XactCommit, 0)
-	be.Now = c.wal.Flush(be.Now, &be.WAL, end)
+	c.endStatement(be, true)
 	c.finish([]*participant{p})
 	res.TimeNs = c.now - start
 	c.foldWAL(be)

@@ -94,3 +94,42 @@ insert b
 	_, err = env.Exec("truncate", argsOf("nosuch"))
 	require.Error(t, err)
 }
+
+// XLOG_HEAP2_MULTI_INSERT for four 1,832-byte tuples on a new page: 24 (record)
+// + 20 (block reference) + 2 (short main-data header) + 4 (xl_heap_multi_insert,
+// no offsets: the record initialises the page) + 4 × (7 + 1,809) = 7,314 bytes,
+// as pg_waldump shows for COPY on PostgreSQL 15. On a page that already had
+// tuples the 2-byte offsets come too; after a checkpoint an image replaces the data.
+func TestMultiInsertRecord(t *testing.T) {
+	require.Equal(t, 7314, multiInsertLen(4, 1832, true, false, 0))
+	require.Equal(t, 7314+2*4, multiInsertLen(4, 1832, false, false, 0))
+	require.Equal(t, 24+20+2+4+2*1+5+8192-824, multiInsertLen(1, 1832, false, true, 824))
+	// Odd data lengths pad every entry but the last to 2 bytes: 133-byte tuples
+	// carry 110 bytes of data, entries of 117 → 118.
+	require.Equal(t, 24+20+2+4+2*118+117, multiInsertLen(3, 133, true, false, 0))
+}
+
+// COPY FREEZE needs the table created or truncated in the same transaction,
+// and then writes frozen, all-visible, all-frozen pages.
+func TestCopyFreeze(t *testing.T) {
+	env := &Env{}
+	_, err := execAll(env, `cluster version=15 shared_buffers=16MB
+table t rows=400 tuple_bytes=1832
+copy t freeze`)
+	require.ErrorContains(t, err, "cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction")
+	env = &Env{}
+	_, err = execAll(env, `cluster version=15 shared_buffers=16MB
+table t rows=400 tuple_bytes=1832
+copy t
+begin
+truncate t
+copy t freeze
+commit`)
+	require.NoError(t, err)
+	r, _ := env.C.Relation("t")
+	av, af := r.CountVisibility()
+	require.Equal(t, 100, av) // 400 rows, 4 a page
+	require.Equal(t, 100, af)
+	// A line of COPY's text format: the id's digits, a tab, 1,800 x's.
+	require.Equal(t, 3+1+1800, copyLineLen(r, 123))
+}

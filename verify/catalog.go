@@ -38,6 +38,7 @@ func catalogKinds(major int) []struct {
 		{"scan", []string{noPar, sqlScan("t")}},
 		{"scan1w", []string{"SET min_parallel_table_scan_size = 0", "SET parallel_setup_cost = 0", "SET max_parallel_workers_per_gather = 1", sqlScan("t")}},
 		{"insert", []string{sqlInsert("t", "g, repeat('x', 1800)", 100001, 100004), sqlRelationPages("t")}},
+		{"copy", []string{sqlClearSnapshot, sqlStatWAL, sqlInsertLSN, sqlCopy("t", false), sqlInsertLSN, sqlRelationPages("t")}},
 		{"vacuum", []string{sqlVacuum("t", "VERBOSE")}},
 		{"checkpoint", []string{sqlCheckpointWritten(major), sqlInsertLSN, "CHECKPOINT", sqlInsertLSN, sqlClearSnapshot, sqlCheckpointWritten(major)}},
 		{"buffercache", []string{sqlDatabaseOID, sqlUserTables, sqlBuffers}},
@@ -85,6 +86,13 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 		}
 		defer conn.Close(context.Background())
 		for _, s := range append(sql, sessionEnd...) {
+			if strings.HasPrefix(s, "COPY ") {
+				data := strings.NewReader(strings.Repeat("100001\t"+strings.Repeat("x", 1800)+"\n", 4))
+				if _, err := conn.PgConn().CopyFrom(ctx, data, s); err != nil {
+					return fmt.Errorf("%s: %w", s, err)
+				}
+				continue
+			}
 			if _, err := conn.Exec(ctx, s); err != nil {
 				return fmt.Errorf("%s: %w", s, err)
 			}

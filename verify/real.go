@@ -26,6 +26,7 @@ type runner struct {
 	tables   map[string]*table
 	marks    map[string]realMark
 	rejected map[string]bool // relations a scan's ring rejected buffers of (in the simulation)
+	txConn   *pgx.Conn       // the session of an open begin … commit block
 }
 
 // action runs one step on the server and adds its rows to the report.
@@ -43,6 +44,10 @@ type walStats struct{ records, fpi, bytes, buffersFull int64 }
 // then makes the backend flush its statistics before it goes (pg_stat_force_next_flush,
 // then one more round trip: pending stats are reported before ReadyForQuery).
 func (r *runner) session(ctx context.Context, fn func(conn *pgx.Conn) error) error {
+	if r.txConn != nil {
+		// Inside begin … commit every command shares the block's session.
+		return fn(r.txConn)
+	}
 	conn, err := r.srv.Connect(ctx)
 	if err != nil {
 		return err
@@ -99,6 +104,12 @@ func (r *runner) translate(st *step) (action, error) {
 		return t.actCreate(r), nil
 	case "insert":
 		return r.actInsert, nil
+	case "copy":
+		return r.actCopy, nil
+	case "begin":
+		return r.actBegin, nil
+	case "commit":
+		return r.actCommit, nil
 	case "truncate":
 		return r.simple(func(st *step) string { return "TRUNCATE " + st.args[0].Key }), nil
 	case "checkpoint":
@@ -370,6 +381,87 @@ func (r *runner) actInsert(ctx context.Context, st *step) error {
 		return err
 	}
 	r.rep.add(st, "relation pages", st.pages, pages, exact)
+	return nil
+}
+
+// actBegin opens the block's session.
+func (r *runner) actBegin(ctx context.Context, st *step) error {
+	conn, err := r.srv.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := conn.Exec(ctx, "BEGIN"); err != nil {
+		conn.Close(context.Background())
+		return err
+	}
+	r.txConn = conn
+	return nil
+}
+
+// actCommit commits and ends the block's session as any session ends.
+func (r *runner) actCommit(ctx context.Context, st *step) error {
+	conn := r.txConn
+	r.txConn = nil
+	defer conn.Close(context.Background())
+	for _, q := range append([]string{"COMMIT"}, sessionEnd...) {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// actCopy: COPY … FROM STDIN [(FREEZE)] in text format. COPY has no EXPLAIN;
+// outside a block the commit flushes its WAL, and pg_waldump counts the
+// records that touch the table (its heap, FSM and VM: the statement's own,
+// without the session's catalog traffic), as the simulator's statement
+// counters do; inside one, only the LSN distance is compared.
+func (r *runner) actCopy(ctx context.Context, st *step) error {
+	t := r.tables[st.args[0].Key]
+	n, freeze := t.declared, false
+	for _, a := range st.args[1:] {
+		switch a.Key {
+		case "rows":
+			n, _ = strconv.ParseInt(a.Vals[0], 10, 64)
+		case "freeze":
+			freeze = true
+		}
+	}
+	from := t.next
+	t.next += n
+	inBlock := r.txConn != nil
+	var lsn0, lsn1 pg.LSN
+	var pages int64
+	var filenode uint32
+	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
+		if lsn0, err = insertLSN(ctx, conn); err != nil {
+			return err
+		}
+		if _, err = conn.PgConn().CopyFrom(ctx, t.copyData(from, from+n-1), sqlCopy(t.name, freeze)); err != nil {
+			return err
+		}
+		if lsn1, err = insertLSN(ctx, conn); err != nil {
+			return err
+		}
+		if err = conn.QueryRow(ctx, sqlRelationPages(t.name)).Scan(&pages); err != nil {
+			return err
+		}
+		return conn.QueryRow(ctx, "SELECT pg_relation_filenode('"+t.name+"')").Scan(&filenode)
+	})
+	if err != nil {
+		return err
+	}
+	r.rep.add(st, "relation pages", st.pages, pages, exact)
+	if !inBlock {
+		d, err := r.srv.WALDumpRel(ctx, lsn0, lsn1, filenode)
+		if err != nil {
+			return err
+		}
+		r.rep.add(st, "WAL records on the table", simInt(st.sim, "wal_records"), d.Records, exact)
+		r.rep.add(st, "WAL fpi on the table", simInt(st.sim, "wal_fpi"), d.FPI, exact)
+		r.rep.add(st, "WAL bytes on the table", simInt(st.sim, "wal_bytes"), d.Bytes, Tol{Pct: 1})
+	}
+	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(lsn1-lsn0), Tol{Pct: 1})
 	return nil
 }
 

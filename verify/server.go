@@ -217,8 +217,18 @@ type WALSummary struct {
 
 var reWALRec = regexp.MustCompile(`^rmgr: (\S+)\s+len \(rec/tot\):\s*\d+/\s*(\d+),.*desc: (\S+)`)
 
+// WALDumpRel is WALDump of only the records that reference a block of the
+// relation with the given file node (any fork).
+func (s *Server) WALDumpRel(ctx context.Context, start, end pg.LSN, filenode uint32) (WALSummary, error) {
+	return s.walDump(ctx, start, end, regexp.MustCompile(fmt.Sprintf(`rel \d+/\d+/%d[ ,]`, filenode)))
+}
+
 // WALDump reads the flushed WAL from start to end (0: to the end of valid WAL) with pg_waldump.
 func (s *Server) WALDump(ctx context.Context, start, end pg.LSN) (WALSummary, error) {
+	return s.walDump(ctx, start, end, nil)
+}
+
+func (s *Server) walDump(ctx context.Context, start, end pg.LSN, only *regexp.Regexp) (WALSummary, error) {
 	w := WALSummary{Types: map[string]int64{}}
 	args := []string{"-p", filepath.Join(s.DataDir(), "pg_wal"), "-s", start.String()}
 	if end != 0 {
@@ -238,7 +248,7 @@ func (s *Server) WALDump(ctx context.Context, start, end pg.LSN) (WALSummary, er
 	}
 	for _, line := range strings.Split(out.String(), "\n") {
 		m := reWALRec.FindStringSubmatch(line)
-		if m == nil {
+		if m == nil || only != nil && !only.MatchString(line) {
 			continue
 		}
 		w.Records++

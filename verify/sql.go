@@ -21,6 +21,13 @@ func sqlInsert(table string, exprs string, from, to int64) string {
 	return sqlExplain(fmt.Sprintf("INSERT INTO %s SELECT %s FROM generate_series(%d, %d) g", table, exprs, from, to))
 }
 
+func sqlCopy(table string, freeze bool) string {
+	if freeze {
+		return "COPY " + table + " FROM STDIN (FREEZE)"
+	}
+	return "COPY " + table + " FROM STDIN"
+}
+
 func sqlRelationPages(table string) string {
 	return fmt.Sprintf("SELECT pg_relation_size('%s') / 8192", table)
 }

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,7 @@ type table struct {
 	with     []string // storage parameters
 	declared int64    // rows an `insert` loads by default
 	next     int64    // the next id
+	fields   []string // COPY text-format fields; "g" is the id
 }
 
 // heapTupleHeader is MAXALIGN(SizeofHeapTupleHeader) for a row without nulls.
@@ -65,8 +67,10 @@ func newTable(st *step, env *sim.Env) (*table, error) {
 				expr = "0"
 			case "bool", "boolean":
 				expr = "true"
-			case "date", "timestamp", "timestamptz":
+			case "date":
 				expr = "'2000-01-01'"
+			case "timestamp", "timestamptz":
+				expr = "'2000-01-01 00:00:00'"
 			case "uuid":
 				expr = "'00000000-0000-0000-0000-000000000000'"
 			case "text", "varchar":
@@ -80,25 +84,56 @@ func newTable(st *step, env *sim.Env) (*table, error) {
 			}
 			t.cols = append(t.cols, col+" "+typ)
 			t.exprs = append(t.exprs, expr)
+			t.fields = append(t.fields, copyField(expr, typ, n))
 		}
 		return t, nil
 	}
 	tlen := rel.Shape.TupleLen
 	t.cols, t.exprs = []string{"id int4"}, []string{"g"}
-	switch pad := tlen - heapTupleHeader - 4; {
-	case pad == 0:
-	case pad >= 1 && pad <= 127:
+	t.fields = []string{"g"}
+	if pad := rel.PadLen(); pad >= 0 {
 		t.cols = append(t.cols, "pad text")
-		t.exprs = append(t.exprs, "repeat('x', "+strconv.Itoa(pad-1)+")")
+		t.exprs = append(t.exprs, "repeat('x', "+strconv.Itoa(pad)+")")
 		t.plain = append(t.plain, "pad")
-	case pad >= 4+127:
-		t.cols = append(t.cols, "pad text")
-		t.exprs = append(t.exprs, "repeat('x', "+strconv.Itoa(pad-4)+")")
-		t.plain = append(t.plain, "pad")
-	default:
+		t.fields = append(t.fields, strings.Repeat("x", pad))
+	} else if tlen != 28 {
 		return nil, fmt.Errorf("table %s: no SQL translation for a %d-byte tuple: (id int4, pad text) gives 28, 29 to 155, or 159 and more bytes", name, tlen)
 	}
 	return t, nil
+}
+
+// copyField is a column's value in COPY's text format, matching the INSERT expression.
+func copyField(expr, typ, n string) string {
+	switch typ {
+	case "text", "varchar":
+		l, _ := strconv.Atoi(n)
+		return strings.Repeat("x", l)
+	case "bytea":
+		l, _ := strconv.Atoi(n)
+		return `\\x` + strings.Repeat("78", l)
+	case "bool", "boolean":
+		return "t"
+	}
+	return strings.Trim(expr, "'")
+}
+
+// copyData is rows from..to in COPY's text format.
+func (t *table) copyData(from, to int64) io.Reader {
+	var b strings.Builder
+	for id := from; id <= to; id++ {
+		for i, f := range t.fields {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			if f == "g" {
+				b.WriteString(strconv.FormatInt(id, 10))
+			} else {
+				b.WriteString(f)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return strings.NewReader(b.String())
 }
 
 // actCreate: CREATE TABLE, varlena columns set to PLAIN storage.

@@ -72,7 +72,7 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 		}
 		st.sim = out.JSON
 		st.lsnAfter, st.walAfter = env.C.WAL().InsertLSN(), env.C.WAL().Total
-		if st.cmd == "insert" {
+		if st.cmd == "insert" || st.cmd == "copy" {
 			if rel, ok := env.C.Relation(st.args[0].Key); ok {
 				st.pages = int64(rel.NPages())
 			}
@@ -96,6 +96,9 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 
 	// The real server. It is stopped and its directory removed on every path.
 	defer func() {
+		if r.txConn != nil {
+			r.txConn.Close(context.Background())
+		}
 		if cerr := srv.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("stopping the server: %w", cerr)
 		}

@@ -1,0 +1,297 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// COPY FROM buffers rows and flushes them with heap_multi_insert when 1,000
+// are buffered or their input lines add up to 64 kB (copyfrom.c:
+// MAX_BUFFERED_TUPLES, MAX_BUFFERED_BYTES, counted on line_buf.len).
+const (
+	copyMaxBufferedTuples = 1000
+	copyMaxBufferedBytes  = 65535
+)
+
+// errCopyFreeze is PostgreSQL's error text for COPY FREEZE on a table not
+// created or truncated in the current transaction.
+const errCopyFreeze = "cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction"
+
+// copyLineLen is the length of row id's line in COPY's text format (without
+// its newline): the fields separated by tabs. Rows are the same shape as
+// verify loads: the id, then a pad of 'x' (or the declared columns).
+func copyLineLen(rel *heap.Relation, id int64) int {
+	digits := len(strconv.FormatInt(id, 10))
+	if len(rel.Columns) == 0 {
+		if pad := rel.PadLen(); pad >= 0 {
+			return digits + 1 + pad
+		}
+		return digits
+	}
+	n, idDone := 0, false
+	for i, col := range rel.Columns {
+		if i > 0 {
+			n++ // tab
+		}
+		typ, ln, _ := strings.Cut(strings.TrimSpace(col), ":")
+		switch typ {
+		case "int2", "int4", "int", "integer", "int8", "bigint":
+			if !idDone {
+				n, idDone = n+digits, true
+			} else {
+				n++ // 0
+			}
+		case "float8":
+			n++
+		case "bool", "boolean":
+			n++ // t
+		case "date":
+			n += len("2000-01-01")
+		case "timestamp", "timestamptz":
+			n += len("2000-01-01 00:00:00")
+		case "uuid":
+			n += 36
+		default: // text:N, varchar:N; bytea:N in hex, its backslash escaped
+			l, _ := strconv.Atoi(ln)
+			if typ == "bytea" {
+				l = 3 + 2*l // \\x and two hex digits a byte
+			}
+			n += l
+		}
+	}
+	return n
+}
+
+// multiInsertLen is the XLOG_HEAP2_MULTI_INSERT record of n tuples of tlen
+// bytes (heap_multi_insert): xl_heap_multi_insert (flags, ntuples; 4 bytes)
+// plus the offsets unless the page is initialised by the record, as main
+// data; as block data each tuple's 7-byte xl_multi_insert_tuple header and its
+// data after the 23-byte tuple header, each entry starting 2-byte aligned.
+func multiInsertLen(n, tlen int, init, image bool, hole int) int {
+	main := 4
+	if !init {
+		main += 2 * n
+	}
+	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber
+	if main < 256 {
+		size += wal.SizeOfShortMainDataHdr
+	} else {
+		size += wal.SizeOfLongMainDataHdr
+	}
+	size += main
+	if image {
+		return size + wal.SizeOfBlockImageHeader + pg.BLCKSZ - hole
+	}
+	entry := 7 + tlen - heap.SizeofHeapTupleHdr
+	return size + (n-1)*((entry+1)&^1) + entry
+}
+
+// copyFrom runs COPY rel FROM STDIN [FREEZE] of n rows (copyfrom.c CopyFrom):
+// rows buffered and flushed by heap_multi_insert through a BulkInsertState,
+// whose BAS_BULKWRITE ring supplies the buffers of new pages and writes dirty
+// ones it gets back itself (after flushing WAL: bulkwrite rings never reject).
+// The state keeps the current page pinned, so the next batch continues on it
+// without another pin. One XLOG_HEAP2_MULTI_INSERT per page per batch. With
+// FREEZE (the table created or truncated in this transaction, so the FSM is
+// skipped too) tuples are written frozen and a page that was empty when its
+// batch began is set all-visible and all-frozen, with an XLOG_HEAP2_VISIBLE
+// for the visibility map (15–18).
+func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResult, error) {
+	if freeze && !c.txn.created[rel.ID] {
+		return nil, fmt.Errorf("copy %s freeze: %s", rel.Name, errCopyFreeze)
+	}
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	if err := c.touchCatalog(be, catalogCopy); err != nil {
+		return nil, err
+	}
+	be.Now += costs.StatementNs
+	start := c.now
+	ringN := c.RingBuffers(strategy.BulkWrite)
+	ring := strategy.NewRing(strategy.BulkWrite, ringN)
+	useFSM := !c.txn.created[rel.ID] // TABLE_INSERT_SKIP_FSM for a relfilenode new in this transaction
+	tlen := rel.Shape.TupleLen
+	cur := pg.InvalidBuffer // bistate->current_buf
+	curBlk := pg.InvalidBlockNumber
+	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	first := rel.Rows + 1
+	var done int64
+	// getBuffer is RelationGetBufferForTuple with a BulkInsertState.
+	getBuffer := func() (pg.Buffer, pg.BlockNumber, error) {
+		target := curBlk
+		if target == pg.InvalidBlockNumber {
+			if useFSM {
+				if err := c.fsmSearchRoot(be, rel); err != nil {
+					return 0, 0, err
+				}
+			}
+			if np := rel.NPages(); np > 0 {
+				target = pg.BlockNumber(np - 1)
+			}
+		}
+		if target != pg.InvalidBlockNumber {
+			if target != curBlk { // ReadBufferBI: a new pin unless it is the state's buffer
+				if cur != pg.InvalidBuffer {
+					c.pool.Unpin(be, cur)
+				}
+				b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: target}, ring)
+				if err != nil {
+					return 0, 0, err
+				}
+				cur, curBlk = b, target
+			}
+			if rel.Fits(target) {
+				return cur, target, nil
+			}
+			if useFSM {
+				if err := c.recordPageWithFreeSpace(be, rel, target); err != nil {
+					return 0, 0, err
+				}
+				if err := c.fsmSearchRoot(be, rel); err != nil {
+					return 0, 0, err
+				}
+			}
+		}
+		// Extend by one page (ReadBufferBI(P_NEW)) from the ring.
+		if cur != pg.InvalidBuffer {
+			c.pool.Unpin(be, cur)
+		}
+		b, blk, err := c.pool.Extend(be, rel.ID, ring)
+		if err != nil {
+			return 0, 0, err
+		}
+		rel.AddPage()
+		cur, curBlk = b, blk
+		return b, blk, nil
+	}
+	flush := func(ntuples int) error {
+		for ntuples > 0 {
+			b, blk, err := getBuffer()
+			if err != nil {
+				return err
+			}
+			if freeze {
+				// visibilitymap_pin for the page (the VM fork extended as needed).
+				if want := blk / heapBlocksPerVMPage; want != vmBlk {
+					if vmBuf != pg.InvalidBuffer {
+						c.pool.Unpin(be, vmBuf)
+					}
+					if vmBuf, _, err = c.forkReadBuf(be, rel, pg.VMFork, want, true); err != nil {
+						return err
+					}
+					vmBlk = want
+				}
+			}
+			empty := rel.Tuples(blk) == 0
+			k := 0
+			for ntuples > 0 && (k == 0 || rel.Fits(blk)) {
+				rel.AddTuple(blk, freeze)
+				k++
+				ntuples--
+				done++
+			}
+			allFrozenSet := empty && freeze
+			if allFrozenSet {
+				rel.SetFlags(blk, heap.PageHinted|heap.PageAllVisible|heap.PageAllFrozen)
+			}
+			c.pool.MarkBufferDirty(be, b)
+			image := !empty && c.pool.BufferLSN(b) <= c.wal.RedoRecPtr()
+			nfpi := 0
+			if image {
+				nfpi = 1
+			}
+			lsn, now := c.wal.Insert(be.Now, &be.WAL, multiInsertLen(k, tlen, empty, image, rel.Hole(blk)), nfpi)
+			be.Now = now + int64(k)*costs.InsertTupleNs
+			c.pool.SetPageLSN(b, lsn)
+			if allFrozenSet {
+				c.logVisible(be, b, vmBuf)
+			}
+		}
+		return nil
+	}
+	p := &participant{be: be}
+	batch, bytes := 0, 0
+	p.step = func() (bool, error) {
+		if done+int64(batch) == n {
+			if batch > 0 {
+				if err := flush(batch); err != nil {
+					return true, err
+				}
+			}
+			return true, nil
+		}
+		batch++
+		bytes += copyLineLen(rel, first+done+int64(batch)-1)
+		if batch >= copyMaxBufferedTuples || bytes >= copyMaxBufferedBytes {
+			if err := flush(batch); err != nil {
+				return true, err
+			}
+			batch, bytes = 0, 0
+		}
+		return false, nil
+	}
+	if err := c.run([]*participant{p}); err != nil {
+		return nil, err
+	}
+	// FreeBulkInsertState: the state's pin goes, and the ring with it.
+	if cur != pg.InvalidBuffer {
+		c.pool.Unpin(be, cur)
+	}
+	if vmBuf != pg.InvalidBuffer {
+		c.pool.Unpin(be, vmBuf)
+	}
+	rel.TargetBlock = curBlk
+	res := &StmtResult{Kind: "Copy", Relation: rel.Name, Strategy: strategy.BulkWrite, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL}
+	c.endStatement(be, true)
+	c.finish([]*participant{p})
+	res.TimeNs = c.now - start
+	if freeze {
+		av, af := rel.CountVisibility()
+		res.Extra = append(res.Extra, fmt.Sprintf("all-visible pages=%d all-frozen pages=%d", av, af))
+	}
+	c.foldWAL(be)
+	return res, nil
+}
+
+// logVisible is visibilitymap_set with no record yet (heap_multi_insert's
+// all-frozen pages, 15–18): the VM buffer dirtied and XLOG_HEAP2_VISIBLE
+// registering it (an image when the VM page was last logged before the redo
+// pointer) and the heap page (no image: it was just logged).
+func (c *Cluster) logVisible(be *bufmgr.Backend, b, vmBuf pg.Buffer) {
+	c.pool.MarkBufferDirty(be, vmBuf)
+	size := wal.SizeOfXLogRecord + (wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber) +
+		(wal.SizeOfBlockHeader + wal.SizeOfBlockNumber) + wal.SizeOfShortMainDataHdr + 5
+	nfpi := 0
+	if c.pool.BufferLSN(vmBuf) <= c.wal.RedoRecPtr() {
+		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ
+		nfpi = 1
+	}
+	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
+	be.Now = now
+	c.pool.SetPageLSN(vmBuf, lsn)
+	if c.pool.XLogHintBitIsNeeded() {
+		c.pool.SetPageLSN(b, lsn)
+	}
+}
+
+// endStatement ends a writing statement's transaction: outside a
+// transaction block, XLOG_XACT_COMMIT, flushed before the client hears back
+// (synchronous_commit); inside one, the commit waits for `commit`.
+func (c *Cluster) endStatement(be *bufmgr.Backend, wrote bool) {
+	if c.txn.active {
+		c.txn.wrote = c.txn.wrote || wrote
+		return
+	}
+	if !wrote {
+		return
+	}
+	var end pg.LSN
+	end, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.XactCommit, 0)
+	be.Now = c.wal.Flush(be.Now, &be.WAL, end)
+}
