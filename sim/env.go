@@ -346,9 +346,16 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 		if haveShape {
 			return Output{}, fmt.Errorf("table %s: give tuples_per_page or a row shape (tuple_bytes, columns), not both", name)
 		}
-		// The widest MAXALIGNed tuple of which tpp fit on a page.
+		// The widest MAXALIGNed tuple of which tpp fit on a page (at the fillfactor).
 		shape.TupleLen = ((pg.BLCKSZ-heap.SizeOfPageHeaderData)/tpp - heap.SizeOfItemID) &^ 7
 		shape.PlannerWidth = 36
+		for shape.TupleLen > heap.SizeofHeapTupleHdr+1 && shape.TuplesPerPage() < tpp {
+			shape.TupleLen -= 8
+		}
+		if got := shape.TuplesPerPage(); got != tpp {
+			return Output{}, &pg.SettingError{Name: "tuples_per_page", Value: strconv.Itoa(tpp),
+				Allowed: fmt.Sprintf("no MAXALIGNed tuple length gives exactly %d a page at fillfactor %d (%d-byte tuples give %d); give tuple_bytes and a fillfactor", tpp, shape.Fillfactor, shape.TupleLen, got)}
+		}
 	}
 	if err := shape.Validate(); err != nil {
 		return Output{}, err

@@ -1,0 +1,195 @@
+package sim
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Seed 001, "A SELECT that wrote 485 MB of WAL" (PostgreSQL 18.6): a freshly
+// loaded 62,500-page table, shared_buffers=1GB, max_wal_size=8GB, autovacuum
+// off. The seed's bytes per image (8,137 = 8,241 − a 104-byte hole) fix the
+// page layout: 96 tuples of 80 bytes a page (pd_lower 408, pd_upper 512),
+// which is an 80-byte tuple at fillfactor 99 (at 100, 97 fit; at 98, 95). So
+// the table is 6,000,000 rows; the seed's "4 million rows" does not fit its
+// own page count and image size (spec §17.4), and the layout wins.
+type seed001 struct {
+	checksums  string // on/off
+	load       string // insert, copy, copy freeze
+	vacuum     string // "", "before" or "after" the checkpoint
+	checkpoint bool   // a checkpoint between the load and the reads
+	scans      int
+}
+
+func (s seed001) String() string {
+	src := fmt.Sprintf("cluster version=18 shared_buffers=1GB data_checksums=%s max_wal_size=8GB checkpoint_timeout=1h autovacuum=off\n", s.checksums)
+	table := "table events rows=6000000 tuple_bytes=80 fillfactor=99 autovacuum=off\n"
+	switch s.load {
+	case "copy freeze":
+		src += "begin\n" + table + "mark load\ncopy events freeze\ncommit\n"
+	case "copy":
+		src += table + "mark load\ncopy events\n"
+	default:
+		src += table + "mark load\ninsert events\n"
+	}
+	src += "mark loaded\n"
+	if s.vacuum == "before" {
+		src += "vacuum events\nmark vacuumed\n"
+	}
+	if s.checkpoint {
+		src += "checkpoint\n"
+	}
+	if s.vacuum == "after" {
+		src += "mark before_vacuum\nvacuum events\nmark vacuumed\n"
+	}
+	src += "mark before\n"
+	for i := 0; i < s.scans; i++ {
+		src += "scan events\n"
+	}
+	return src
+}
+
+// stmtAt is the JSON of the n-th output from the end.
+func stmtAt(outs []Output, fromEnd int) map[string]any {
+	return outs[len(outs)-1-fromEnd].JSON.(map[string]any)
+}
+
+func i64(v any) int64 {
+	switch x := v.(type) {
+	case int:
+		return int64(x)
+	case int64:
+		return x
+	}
+	panic(fmt.Sprintf("not an integer: %T", v))
+}
+
+// F001-1: the first count(*) after a checkpoint, checksums on: every page is
+// a hit (the table fits in 1 GB), is dirtied by its hint bits and logged once:
+// records = fpi = 62,500, 8,137 bytes each = 508,562,500 bytes.
+func TestF001_1_FirstReadWAL(t *testing.T) {
+	_, outs := run(t, seed001{checksums: "on", checkpoint: true, scans: 1}.String())
+	s := lastStmt(outs)
+	require.EqualValues(t, 62500, s["shared_hit"])
+	require.EqualValues(t, 0, s["shared_read"])
+	require.EqualValues(t, 62500, s["shared_dirtied"])
+	require.EqualValues(t, 62500, s["wal_records"])
+	require.EqualValues(t, 62500, s["wal_fpi"])
+	require.EqualValues(t, int64(508562500), s["wal_bytes"])
+}
+
+// F001-2: "buffers full=55766". wal_buffers is 16 MB (2,048 pages: 1/32 of
+// 1 GB, capped at a segment); the ~62,100 WAL pages of the read overrun it,
+// and each page the backend finds still unwritten when it needs the slot is
+// one "buffers full". The upper bound is the pages beyond the first 2,048
+// (~60,050); how many the WAL writer writes first depends on its timing
+// (spec §17.5), so the test accepts the band from 80% of the bound to it —
+// the seed's 55,766 is 93%.
+func TestF001_2_WALBuffersFull(t *testing.T) {
+	env, outs := run(t, seed001{checksums: "on", checkpoint: true, scans: 1}.String())
+	require.Equal(t, 2048, env.C.S.WalBuffers())
+	full := i64(lastStmt(outs)["wal_buffers_full"])
+	walPages := walSince(env, "before") / 8192
+	bound := walPages - 2048
+	require.InDelta(t, 60050, bound, 60050*0.01) // spec §17.5's estimate of the same bound
+	require.GreaterOrEqual(t, full, bound*80/100)
+	require.LessOrEqual(t, full, bound)
+}
+
+// F001-3 (shape only): the second count(*) writes no WAL and dirties nothing,
+// and is faster than the first. The seed's 913 vs 167 ms ratio (5.5) is not
+// reproduced yet: the cost model does not price WAL-buffer stalls and
+// XLogInsert's copying realistically (issue: cost model).
+func TestF001_3_SecondReadFaster(t *testing.T) {
+	_, outs := run(t, seed001{checksums: "on", checkpoint: true, scans: 2}.String())
+	first, second := stmtAt(outs, 1), lastStmt(outs)
+	require.EqualValues(t, 0, second["wal_records"])
+	require.EqualValues(t, 0, second["shared_dirtied"])
+	require.Greater(t, first["time_ms"].(float64), second["time_ms"].(float64))
+}
+
+// F001-4: read before any checkpoint: the load logged every page after the
+// redo pointer, so the hint bits need no image. (The pages are still dirty from
+// the load — nothing wrote them yet — so the read dirties none anew.)
+func TestF001_4_NoCheckpointNoImages(t *testing.T) {
+	_, outs := run(t, seed001{checksums: "on", scans: 1}.String())
+	s := lastStmt(outs)
+	require.EqualValues(t, 62500, s["shared_hit"])
+	require.EqualValues(t, 0, s["shared_dirtied"])
+	require.EqualValues(t, 0, s["wal_fpi"])
+	require.EqualValues(t, 0, s["wal_records"])
+}
+
+// F001-5: checksums off: the pages are still dirtied, nothing is logged.
+func TestF001_5_ChecksumsOff(t *testing.T) {
+	_, outs := run(t, seed001{checksums: "off", checkpoint: true, scans: 1}.String())
+	s := lastStmt(outs)
+	require.EqualValues(t, 62500, s["shared_dirtied"])
+	require.EqualValues(t, 0, s["wal_records"])
+}
+
+// F001-9: VACUUM straight after the load, before the checkpoint: hint bits
+// need no image (the pages were logged after the redo pointer), 18 freezes
+// only where an image was taken (none), so per page one XLOG_HEAP2_VISIBLE
+// (59 bytes, 64 in the stream) plus an image of each of the two new VM pages
+// (62,500 heap pages at 32,672 a VM page): about 4 MB, the seed's figure. The
+// first count(*) after the next checkpoint finds every page all-visible and
+// writes nothing for the table (the seed's 2.8 kB are catalog and
+// background records).
+func TestF001_9_VacuumBeforeCheckpoint(t *testing.T) {
+	env, outs := run(t, seed001{checksums: "on", vacuum: "before", checkpoint: true, scans: 1}.String())
+	vac := int64(env.C.marks["vacuumed"].lsn - env.C.marks["loaded"].lsn)
+	require.InDelta(t, 4.0, float64(vac)/1e6, 0.2, "VACUUM before the checkpoint: ~4 MB")
+	r, _ := env.C.Relation("events")
+	av, _ := r.CountVisibility()
+	require.Equal(t, 62500, av)
+	require.EqualValues(t, 0, lastStmt(outs)["wal_records"])
+}
+
+// F001-10: VACUUM after the checkpoint: an 8,137-byte hint image of every
+// page, then (18 freezes a page whose image it just took) a freeze record
+// with 96 offsets, then XLOG_HEAP2_VISIBLE: "503 MB" (MiB).
+func TestF001_10_VacuumAfterCheckpoint(t *testing.T) {
+	env, _ := run(t, seed001{checksums: "on", vacuum: "after", checkpoint: true}.String())
+	vac := int64(env.C.marks["vacuumed"].lsn - env.C.marks["before_vacuum"].lsn)
+	require.InDelta(t, 503, float64(vac)/(1<<20), 503*0.01, "VACUUM after the checkpoint: 503 MiB")
+}
+
+// F001-11: COPY FREEZE sets every page all-visible and all-frozen as it
+// loads, so the first read after a checkpoint logs nothing for the table; the
+// load writes an XLOG_HEAP2_VISIBLE more per page than plain COPY (the seed:
+// 659 MB against 655 MB, +4 MB; here 62,500 × 64 bytes in the stream plus
+// the VM pages' images). After a plain INSERT no page is all-visible.
+func TestF001_11_CopyFreeze(t *testing.T) {
+	envF, outsF := run(t, seed001{checksums: "on", load: "copy freeze", checkpoint: true, scans: 1}.String())
+	envC, _ := run(t, seed001{checksums: "on", load: "copy", checkpoint: true}.String())
+	r, _ := envF.C.Relation("events")
+	av, af := r.CountVisibility()
+	require.Equal(t, 62500, av)
+	require.Equal(t, 62500, af)
+	require.EqualValues(t, 0, lastStmt(outsF)["wal_records"])
+	loadF := int64(envF.C.marks["loaded"].lsn - envF.C.marks["load"].lsn)
+	loadC := int64(envC.C.marks["loaded"].lsn - envC.C.marks["load"].lsn)
+	require.InDelta(t, 62500*64+2*8192, loadF-loadC, 62500*64*0.05)
+	envI, _ := run(t, seed001{checksums: "on", checkpoint: true}.String())
+	ri, _ := envI.C.Relation("events")
+	avI, _ := ri.CountVisibility()
+	require.Equal(t, 0, avI)
+}
+
+// F001-12: plain COPY leaves unhinted tuples like INSERT does, so the first
+// read after a checkpoint logs every page, exactly as after INSERT (the seed
+// measured 474 MB against 485 MB; with the same page layout the images are
+// the same size, and the 2% gap is not explained by anything modelled).
+// COPY's load WAL is smaller than INSERT's: one multi-insert record per page
+// per batch instead of one record per row.
+func TestF001_12_PlainCopy(t *testing.T) {
+	envC, outsC := run(t, seed001{checksums: "on", load: "copy", checkpoint: true, scans: 1}.String())
+	envI, outsI := run(t, seed001{checksums: "on", checkpoint: true, scans: 1}.String())
+	require.Equal(t, lastStmt(outsI)["wal_bytes"], lastStmt(outsC)["wal_bytes"])
+	require.EqualValues(t, 62500, lastStmt(outsC)["wal_fpi"])
+	loadC := int64(envC.C.marks["loaded"].lsn - envC.C.marks["load"].lsn)
+	loadI := int64(envI.C.marks["loaded"].lsn - envI.C.marks["load"].lsn)
+	require.Less(t, loadC, loadI)
+}
