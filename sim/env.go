@@ -66,6 +66,8 @@ func init() {
 		{"scan", "scan TABLE [repeat=N]", "SELECT count(*) FROM TABLE", (*Env).cmdScan},
 		// Example: vacuum big
 		{"vacuum", "vacuum TABLE [freeze]", "VACUUM [FREEZE] TABLE", (*Env).cmdVacuum},
+		// Example: analyze big
+		{"analyze", "analyze TABLE", "ANALYZE TABLE: a block sample of 300 × default_statistics_target", (*Env).cmdAnalyze},
 		// Example: sleep 1s
 		{"sleep", "sleep DURATION", "let simulated time pass (background processes run)", (*Env).cmdSleep},
 		// Example: mark before

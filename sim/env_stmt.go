@@ -78,6 +78,17 @@ func (e *Env) cmdCopy(args []datadriven.CmdArg) (Output, error) {
 	return e.stmt(func() (*StmtResult, error) { return e.C.copyFrom(r, n, freeze) })
 }
 
+func (e *Env) cmdAnalyze(args []datadriven.CmdArg) (Output, error) {
+	r, rest, err := e.oneTable("analyze", args)
+	if err != nil {
+		return Output{}, err
+	}
+	if len(rest) > 0 {
+		return Output{}, fmt.Errorf("analyze %s: takes no options", r.Name)
+	}
+	return e.stmt(func() (*StmtResult, error) { return e.C.analyze(r) })
+}
+
 func (e *Env) cmdBegin(args []datadriven.CmdArg) (Output, error) {
 	if len(args) > 0 {
 		return Output{}, fmt.Errorf("begin: takes no arguments")

@@ -193,3 +193,41 @@ func TestF001_12_PlainCopy(t *testing.T) {
 	loadI := int64(envI.C.marks["loaded"].lsn - envI.C.marks["load"].lsn)
 	require.Less(t, loadC, loadI)
 }
+
+// F001-7: ANALYZE right after the checkpoint samples 300 × 100 = 30,000 of the
+// 62,500 pages (Algorithm S, ascending) and hints every tuple on them: 30,000
+// images of 8,137 bytes = 244.1 MB (232.8 MiB); the seed reports "234 MB" for
+// the whole statement, whose pg_statistic rows the model does not write.
+func TestF001_7_Analyze(t *testing.T) {
+	src := seed001{checksums: "on", checkpoint: true}.String() + "analyze events\n"
+	env, outs := run(t, src)
+	s := lastStmt(outs)
+	// + the pg_class inplace update, itself an image: pg_class was not logged since the checkpoint.
+	require.EqualValues(t, 30000+1, s["wal_fpi"])
+	require.EqualValues(t, 30000+1, s["wal_records"])
+	require.InDelta(t, 234e6, float64(walSince(env, "before")), 234e6*0.05)
+	r, _ := env.C.Relation("events")
+	hinted := 0
+	for blk := 0; blk < r.NPages(); blk++ {
+		if r.Flags(pgBlock(blk))&heapHinted != 0 {
+			hinted++
+		}
+	}
+	require.Equal(t, 30000, hinted)
+}
+
+// Algorithm S picks exactly n of N, in ascending order, and all of them when n ≥ N.
+func TestBlockSampler(t *testing.T) {
+	for _, c := range []struct{ N, n int }{{62500, 30000}, {100, 100}, {100, 300}, {1, 1}, {5000, 7}} {
+		bs := newBlockSampler(c.N, c.n, newPCG(7))
+		prev, got := -1, 0
+		for bs.hasMore() {
+			b := int(bs.next())
+			require.Greater(t, b, prev)
+			require.Less(t, b, c.N)
+			prev = b
+			got++
+		}
+		require.Equal(t, min(c.N, c.n), got)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/stretchr/testify/require"
 )
@@ -146,3 +148,7 @@ func execAll(env *Env, src string) ([]Output, error) {
 	}
 	return outs, nil
 }
+
+func pgBlock(b int) pg.BlockNumber { return pg.BlockNumber(b) }
+
+const heapHinted = heap.PageHinted

@@ -24,16 +24,22 @@ type StmtResult struct {
 	TimeNs         int64
 	IOReadNs       int64
 	Extra          []string
+	// ANALYZE: pages sampled of the table's pages.
+	Scanned, RelPages int
 }
 
 // JSON is the result object of SCENARIOS.md's machine-readable output.
 func (r *StmtResult) JSON() map[string]any {
-	return map[string]any{
+	js := map[string]any{
 		"shared_hit": r.Buf.Hit, "shared_read": r.Buf.Read, "shared_dirtied": r.Buf.Dirtied,
 		"shared_written": r.Buf.Written, "wal_records": r.WAL.Records, "wal_fpi": r.WAL.FPI,
 		"wal_bytes": r.WAL.Bytes, "wal_buffers_full": r.WAL.BuffersFull, "strategy": r.Strategy.String(),
 		"ring_buffers": r.RingBuffers, "ring_rejected": r.Rejects, "workers": r.Workers, "time_ms": ms(r.TimeNs), "io_read_ms": ms(r.IOReadNs),
 	}
+	if r.Kind == "Analyze" {
+		js["scanned_pages"], js["rel_pages"] = r.Scanned, r.RelPages
+	}
+	return js
 }
 
 func ms(ns int64) float64 { return float64(ns/1000) / 1000 }

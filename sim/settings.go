@@ -95,7 +95,7 @@ var gucs = []gucDef{
 			}
 			return "256kB"
 		}, doc: "BAS_VACUUM ring (0 or 128kB..16GB)"},
-	{name: "default_statistics_target", kind: kindInt, min: 1, max: 10000, modelled: false, def: fixed("100"), doc: "ANALYZE sample (300 × target rows)"},
+	{name: "default_statistics_target", kind: kindInt, min: 1, max: 10000, modelled: true, def: fixed("100"), doc: "ANALYZE sample (300 × target rows)"},
 	{name: "bgwriter_lru_maxpages", kind: kindInt, min: 0, max: 1073741823, modelled: false, def: fixed("100"), doc: "background writer not simulated yet: the model behaves as with 0"},
 	{name: "bgwriter_delay", kind: kindDuration, unitNs: 1e6, min: 10e6, max: 10000e6, modelled: false, def: fixed("200ms"), doc: "background writer not simulated yet"},
 	{name: "checkpoint_timeout", kind: kindDuration, unitNs: 1e9, min: 30e9, max: 86400e9, modelled: false, def: fixed("5min"), doc: "timed checkpoints not simulated yet"},
