@@ -139,6 +139,24 @@ func (p *Pool) SetPageLSN(b pg.Buffer, lsn pg.LSN) {
 	p.rels[t.Rel].lsn[t.Block] = lsn
 }
 
+// PagesLoggedAfter counts the pages of every relation whose LSN is past lsn:
+// the blocks WAL has referenced since then (what a WAL summary, hence an
+// incremental backup, sees as changed).
+func (p *Pool) PagesLoggedAfter(lsn pg.LSN) int {
+	n := 0
+	for _, r := range p.rels {
+		if r == nil {
+			continue
+		}
+		for _, l := range r.lsn {
+			if l > lsn {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // BufferLSN is the LSN of the page in buffer b (BufferGetLSNAtomic).
 func (p *Pool) BufferLSN(b pg.Buffer) pg.LSN { return p.bufLSN(b) }
 

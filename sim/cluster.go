@@ -49,6 +49,8 @@ type Cluster struct {
 	statWALTwice wal.Usage
 	// catalogHinted: catalog pages a reading session has hinted once (see touchCatalog).
 	catalogHinted map[int]bool
+	// rowChanges counts row changes logical decoding would emit (rows inserted).
+	rowChanges int64
 	// txn is the open transaction block (begin … commit), if any.
 	txn transaction
 	// tablesCreated counts CREATE TABLEs, whose catalog rows spread onto new pages.
@@ -61,6 +63,7 @@ type Cluster struct {
 
 type mark struct {
 	lsn     pg.LSN
+	changes int64 // logical changes (rows inserted) so far
 	io      bufmgr.IOStats
 	wal     wal.Usage
 	statWAL wal.Usage

@@ -195,6 +195,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 				k++
 				ntuples--
 				done++
+				c.rowChanges++
 			}
 			allFrozenSet := empty && freeze
 			if allFrozenSet {

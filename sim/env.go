@@ -73,7 +73,7 @@ func init() {
 		// Example: mark before
 		{"mark", "mark NAME", "remember the WAL position and all counters", (*Env).cmdMark},
 		// Example: show buffercache big hot
-		{"show", "show buffercache [TABLE ...] | show io [context=C] [since=MARK] | show wal [since=MARK] | show settings | show visibility TABLE", "pg_buffercache, pg_stat_io, WAL, settings, pg_visibility_map_summary", (*Env).cmdShow},
+		{"show", "show buffercache [TABLE ...] | show io [context=C] [since=MARK] | show wal [since=MARK] | show settings | show visibility TABLE | show replication since=MARK", "pg_buffercache, pg_stat_io, WAL, settings, pg_visibility_map_summary, where the WAL goes (replicas, archive, logical decoding, incremental backup)", (*Env).cmdShow},
 	}
 }
 

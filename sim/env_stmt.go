@@ -192,7 +192,7 @@ func (e *Env) cmdMark(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, fmt.Errorf("mark: expected one name")
 	}
 	c := e.C
-	c.marks[args[0].Key] = mark{lsn: c.wal.InsertLSN(), io: c.pool.Stats, wal: c.wal.Total, statWAL: c.statWAL(), time: c.now}
+	c.marks[args[0].Key] = mark{lsn: c.wal.InsertLSN(), io: c.pool.Stats, wal: c.wal.Total, statWAL: c.statWAL(), time: c.now, changes: c.rowChanges}
 	return Output{Text: "ok", JSON: map[string]any{}}, nil
 }
 

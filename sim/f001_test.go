@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/stretchr/testify/require"
 )
 
@@ -229,5 +230,42 @@ func TestBlockSampler(t *testing.T) {
 			got++
 		}
 		require.Equal(t, min(c.N, c.n), got)
+	}
+}
+
+// F001-13: the first read's WAL goes to every physical replica and the
+// archive byte for byte (62,500 images: 486 MiB, about 30 segments), while
+// logical decoding ships no images — it decodes row changes, and a read makes none.
+func TestF001_13_WhereTheWALGoes(t *testing.T) {
+	env, _ := run(t, seed001{checksums: "on", checkpoint: true, scans: 1}.String())
+	_, err := env.Exec("show", argsOf("replication"))
+	require.ErrorContains(t, err, "give since=MARK")
+	f, err := scenario.Parse("t.scn", "show replication since=before\n")
+	require.NoError(t, err)
+	o, err := env.Exec(f.Steps[0].Cmd, f.Steps[0].Args)
+	require.NoError(t, err)
+	js := o.JSON.(map[string]any)
+	require.Equal(t, walSince(env, "before"), js["physical_bytes"])
+	require.EqualValues(t, 62500, js["fpi"])
+	require.InDelta(t, walSince(env, "before")/(16<<20), js["archive_segments"], 1)
+	require.EqualValues(t, 0, js["logical_changes"])
+	require.EqualValues(t, 0, js["logical_fpi"])
+}
+
+// F001-14: an incremental backup taken after such a read copies every page
+// the read hinted: all 62,500 heap pages (their images put them in the WAL
+// summaries). With checksums off the hints are not logged and the backup
+// would not see them.
+func TestF001_14_IncrementalBackup(t *testing.T) {
+	for _, c := range []struct {
+		checksums string
+		want      int
+	}{{"on", 62500}, {"off", 0}} {
+		env, _ := run(t, seed001{checksums: c.checksums, checkpoint: true, scans: 1}.String())
+		f, err := scenario.Parse("t.scn", "show replication since=before\n")
+		require.NoError(t, err)
+		o, err := env.Exec(f.Steps[0].Cmd, f.Steps[0].Args)
+		require.NoError(t, err)
+		require.EqualValues(t, c.want, o.JSON.(map[string]any)["incremental_blocks"], "checksums=%s", c.checksums)
 	}
 }

@@ -83,6 +83,7 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 		c.pool.Unpin(be, b)
 		be.Now += costs.InsertTupleNs
 		done++
+		c.rowChanges++
 		return false, nil
 	}
 	if err := c.run([]*participant{p}); err != nil {

@@ -24,6 +24,8 @@ func (e *Env) cmdShow(args []datadriven.CmdArg) (Output, error) {
 		return e.showWAL(rest)
 	case "settings":
 		return e.showSettings()
+	case "replication":
+		return e.showReplication(rest)
 	case "visibility":
 		r, _, err := e.oneTable("show visibility", rest)
 		if err != nil {
@@ -33,7 +35,7 @@ func (e *Env) cmdShow(args []datadriven.CmdArg) (Output, error) {
 		return Output{Text: fmt.Sprintf("%s: all_visible=%d all_frozen=%d", r.Name, av, af),
 			JSON: map[string]any{"all_visible": av, "all_frozen": af}}, nil
 	}
-	return Output{}, fmt.Errorf("show %s: unknown (buffercache, io, wal, settings, visibility)", args[0].Key)
+	return Output{}, fmt.Errorf("show %s: unknown (buffercache, io, wal, settings, visibility, replication)", args[0].Key)
 }
 
 type bcRow struct {
@@ -227,6 +229,37 @@ func (e *Env) showWAL(args []datadriven.CmdArg) (Output, error) {
 	return Output{Text: text, JSON: map[string]any{"records": u.Records, "fpi": u.FPI, "bytes": bytes,
 		"buffers_full": u.BuffersFull, "start_lsn": start.String(), "end_lsn": end.String(),
 		"stat_records": st.Records, "stat_fpi": st.FPI, "stat_bytes": st.Bytes}}, nil
+}
+
+// showReplication says where the WAL since a mark goes: a physical replica
+// receives and replays every byte; the archive stores whole 16 MB segments
+// as they fill; logical decoding turns heap changes into row changes and
+// ships no page images at all; an incremental backup (17+, from WAL
+// summaries) copies every block the WAL referenced, hint-bit images included.
+func (e *Env) showReplication(args []datadriven.CmdArg) (Output, error) {
+	m, _, err := e.sinceMark(args)
+	if err != nil {
+		return Output{}, fmt.Errorf("show replication: %w", err)
+	}
+	if m == nil {
+		return Output{}, fmt.Errorf("show replication: give since=MARK")
+	}
+	c := e.C
+	end := c.wal.InsertLSN()
+	u := c.wal.Total.Sub(m.wal)
+	bytes := int64(end - m.lsn)
+	segments := int64(end/pg.WalSegSize) - int64(m.lsn/pg.WalSegSize)
+	changes := c.rowChanges - m.changes
+	pages := c.pool.PagesLoggedAfter(m.lsn)
+	text := fmt.Sprintf("physical replica: receives and replays %d bytes (%d records, %d full-page images)\n", bytes, u.Records, u.FPI) +
+		fmt.Sprintf("WAL archive: %d completed segments (%s)\n", segments, pg.FormatSize(segments*int64(pg.WalSegSize))) +
+		fmt.Sprintf("logical decoding: %d row changes, 0 full-page images\n", changes) +
+		fmt.Sprintf("incremental backup: %d changed blocks (%s)", pages, pg.FormatSize(int64(pages)*pg.BLCKSZ))
+	if c.S.Version < 17 {
+		text += " (needs 17: pg_basebackup --incremental)"
+	}
+	return Output{Text: text, JSON: map[string]any{"physical_bytes": bytes, "records": u.Records, "fpi": u.FPI,
+		"archive_segments": segments, "logical_changes": changes, "logical_fpi": 0, "incremental_blocks": pages}}, nil
 }
 
 func (e *Env) showSettings() (Output, error) {

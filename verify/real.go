@@ -160,6 +160,8 @@ func (r *runner) translate(st *step) (action, error) {
 			return func(context.Context, *step) error { return nil }, nil
 		case "io":
 			return nil, fmt.Errorf("%s: no SQL translation yet: pg_stat_io (16+) is not compared by verify", lineText(st))
+		case "replication":
+			return nil, fmt.Errorf("%s: no SQL translation: verify starts no replica, archive or backup", lineText(st))
 		}
 	}
 	return nil, fmt.Errorf("%s: no SQL translation for the command %q", lineText(st), st.cmd)
