@@ -157,6 +157,11 @@ func (p *Pool) PagesLoggedAfter(lsn pg.LSN) int {
 	return n
 }
 
+// SetPageLSNOnDisk sets the LSN of a page written straight to storage.
+func (p *Pool) SetPageLSNOnDisk(id pg.RelID, blk pg.BlockNumber, lsn pg.LSN) {
+	p.rels[id].lsn[blk] = lsn
+}
+
 // BufferLSN is the LSN of the page in buffer b (BufferGetLSNAtomic).
 func (p *Pool) BufferLSN(b pg.Buffer) pg.LSN { return p.bufLSN(b) }
 

@@ -21,10 +21,9 @@ const (
 
 // Page flags kept per heap page.
 const (
-	PageHinted      uint8 = 1 << iota // every tuple has HEAP_XMIN_COMMITTED (or is frozen)
-	PageAllVisible                    // PD_ALL_VISIBLE and the VM's all-visible bit
-	PageAllFrozen                     // the VM's all-frozen bit
-	PageFSMRecorded                   // the free space map holds the page's current free space
+	PageHinted     uint8 = 1 << iota // every tuple has HEAP_XMIN_COMMITTED (or is frozen)
+	PageAllVisible                   // PD_ALL_VISIBLE and the VM's all-visible bit
+	PageAllFrozen                    // the VM's all-frozen bit
 )
 
 // Shape is a table's row shape.
@@ -105,7 +104,14 @@ type Relation struct {
 
 	flags   []uint8
 	ntuples []uint16
+	fsm     []uint8 // each page's value in the free space map (a free-space category; 0 until recorded)
 }
+
+// FSMValue is page blk's value in the free space map.
+func (r *Relation) FSMValue(blk pg.BlockNumber) uint8 { return r.fsm[blk] }
+
+// SetFSMValue records page blk's value in the free space map.
+func (r *Relation) SetFSMValue(blk pg.BlockNumber, v uint8) { r.fsm[blk] = v }
 
 // NewRelation returns an empty relation.
 func NewRelation(id pg.RelID, name string, s Shape) *Relation {
@@ -131,6 +137,7 @@ func (r *Relation) ClearFlags(blk pg.BlockNumber, f uint8) { r.flags[blk] &^= f 
 func (r *Relation) AddPage() pg.BlockNumber {
 	r.flags = append(r.flags, 0)
 	r.ntuples = append(r.ntuples, 0)
+	r.fsm = append(r.fsm, 0)
 	return pg.BlockNumber(len(r.flags) - 1)
 }
 
@@ -138,7 +145,6 @@ func (r *Relation) AddPage() pg.BlockNumber {
 func (r *Relation) AddTuple(blk pg.BlockNumber, frozen bool) {
 	r.ntuples[blk]++
 	r.Rows++
-	r.flags[blk] &^= PageFSMRecorded
 	if !frozen {
 		r.flags[blk] &^= PageHinted | PageAllVisible | PageAllFrozen
 	}
@@ -168,7 +174,7 @@ func (r *Relation) PadLen() int {
 
 // Truncate empties the relation (TRUNCATE: a new relfilenode).
 func (r *Relation) Truncate() {
-	r.flags, r.ntuples = r.flags[:0], r.ntuples[:0]
+	r.flags, r.ntuples, r.fsm = r.flags[:0], r.ntuples[:0], r.fsm[:0]
 	r.Rows = 0
 	r.TargetBlock = pg.InvalidBlockNumber
 	// The new relfilenode has no statistics: pg_class.relpages 0, reltuples -1.

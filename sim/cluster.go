@@ -51,6 +51,9 @@ type Cluster struct {
 	catalogHinted map[int]bool
 	// rowChanges counts row changes logical decoding would emit (rows inserted).
 	rowChanges int64
+	// indexes are the btree indexes by name; indexByID by their storage.
+	indexes   map[string]*btreeIndex
+	indexByID map[pg.RelID]*btreeIndex
 	// txn is the open transaction block (begin … commit), if any.
 	txn transaction
 	// tablesCreated counts CREATE TABLEs, whose catalog rows spread onto new pages.
@@ -127,6 +130,9 @@ func (c *Cluster) relName(id pg.RelID) string {
 	}
 	if f, ok := c.forkOwner[id]; ok {
 		return f.rel.Name + forkSuffix(f.fork)
+	}
+	if ix, ok := c.indexByID[id]; ok {
+		return ix.name
 	}
 	return c.rels[id].Name
 }

@@ -66,6 +66,10 @@ func init() {
 		{"scan", "scan TABLE [repeat=N]", "SELECT count(*) FROM TABLE", (*Env).cmdScan},
 		// Example: vacuum big
 		{"vacuum", "vacuum TABLE [freeze]", "VACUUM [FREEZE] TABLE", (*Env).cmdVacuum},
+		// Example: index big_id on=big key=id
+		{"index", "index NAME on=TABLE [key=id]", "CREATE INDEX NAME ON TABLE (id): a btree built from the loaded table", (*Env).cmdIndex},
+		// Example: index_scan big_id from=1 to=40000
+		{"index_scan", "index_scan INDEX key=K | from=A to=B", "an Index Scan of the rows with id K, or A to B", (*Env).cmdIndexScan},
 		// Example: analyze big
 		{"analyze", "analyze TABLE", "ANALYZE TABLE: a block sample of 300 × default_statistics_target", (*Env).cmdAnalyze},
 		// Example: sleep 1s

@@ -50,6 +50,9 @@ func (e *Env) cmdInsert(args []datadriven.CmdArg) (Output, error) {
 			return Output{}, fmt.Errorf("insert %s: rows=%s: must be a whole number of rows, at least 1", r.Name, v)
 		}
 	}
+	if e.C.hasIndex(r) {
+		return Output{}, fmt.Errorf("insert %s: the table has an index, and index maintenance by INSERT is not modelled yet (create the index after the load)", r.Name)
+	}
 	return e.stmt(func() (*StmtResult, error) { return e.C.insertSelect(r, n) })
 }
 
@@ -74,6 +77,9 @@ func (e *Env) cmdCopy(args []datadriven.CmdArg) (Output, error) {
 		default:
 			return Output{}, fmt.Errorf("copy %s: unknown option %q (freeze, rows)", r.Name, a.Key)
 		}
+	}
+	if e.C.hasIndex(r) {
+		return Output{}, fmt.Errorf("copy %s: the table has an index, and index maintenance by COPY is not modelled yet (create the index after the load)", r.Name)
 	}
 	return e.stmt(func() (*StmtResult, error) { return e.C.copyFrom(r, n, freeze) })
 }
@@ -203,6 +209,9 @@ func (e *Env) cmdTruncate(args []datadriven.CmdArg) (Output, error) {
 	}
 	if len(rest) > 0 {
 		return Output{}, fmt.Errorf("truncate %s: takes no options", r.Name)
+	}
+	if e.C.hasIndex(r) {
+		return Output{}, fmt.Errorf("truncate %s: truncating an indexed table is not modelled yet", r.Name)
 	}
 	// DropRelationBuffers: every buffer of the old relfilenode goes to the head of the free list.
 	e.C.pool.DropRelBuffers(r.ID)

@@ -122,9 +122,11 @@ func (c *Cluster) recordPageWithFreeSpace(be *bufmgr.Backend, rel *heap.Relation
 	if err != nil {
 		return err
 	}
-	if rel.Flags(blk)&heap.PageFSMRecorded == 0 {
+	// fsm_set_avail changes the page only when the category changes: a page
+	// left with under 32 bytes free is category 0, which the slot already holds.
+	if cat := uint8(fsmCategory(rel, blk)); rel.FSMValue(blk) != cat {
 		c.pool.MarkBufferDirtyHint(be, b, 0)
-		rel.SetFlags(blk, heap.PageFSMRecorded)
+		rel.SetFSMValue(blk, cat)
 	}
 	c.pool.Unpin(be, b)
 	return nil
@@ -172,9 +174,7 @@ func (c *Cluster) fsmVacuum(be *bufmgr.Backend, rel *heap.Relation) error {
 		if level == 0 {
 			lo := logpage * fsmSlotsPerPage
 			for blk := lo; blk < nblocks && blk < lo+fsmSlotsPerPage; blk++ {
-				if rel.Flags(pg.BlockNumber(blk))&heap.PageFSMRecorded != 0 {
-					best = max(best, fsmCategory(rel, pg.BlockNumber(blk)))
-				}
+				best = max(best, int(rel.FSMValue(pg.BlockNumber(blk))))
 			}
 		} else {
 			span := 1 // leaves under one child

@@ -26,6 +26,8 @@ type StmtResult struct {
 	Extra          []string
 	// ANALYZE: pages sampled of the table's pages.
 	Scanned, RelPages int
+	// CREATE INDEX: the index's size.
+	IndexPages int
 }
 
 // JSON is the result object of SCENARIOS.md's machine-readable output.
@@ -35,6 +37,9 @@ func (r *StmtResult) JSON() map[string]any {
 		"shared_written": r.Buf.Written, "wal_records": r.WAL.Records, "wal_fpi": r.WAL.FPI,
 		"wal_bytes": r.WAL.Bytes, "wal_buffers_full": r.WAL.BuffersFull, "strategy": r.Strategy.String(),
 		"ring_buffers": r.RingBuffers, "ring_rejected": r.Rejects, "workers": r.Workers, "time_ms": ms(r.TimeNs), "io_read_ms": ms(r.IOReadNs),
+	}
+	if r.IndexPages > 0 {
+		js["index_pages"] = r.IndexPages
 	}
 	if r.Kind == "Analyze" {
 		js["scanned_pages"], js["rel_pages"] = r.Scanned, r.RelPages

@@ -100,6 +100,13 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 				list = append(list, rows[id])
 			}
 		}
+		for _, ix := range c.sortedIndexes(r) {
+			if row := rows[ix.id]; row != nil {
+				list = append(list, row)
+			} else {
+				list = append(list, &bcRow{name: ix.name})
+			}
+		}
 	}
 	if len(want) == 0 {
 		if row := rows[pg.CatalogRel]; row != nil {

@@ -25,8 +25,9 @@ type runner struct {
 	progress io.Writer
 	tables   map[string]*table
 	marks    map[string]realMark
-	rejected map[string]bool // relations a scan's ring rejected buffers of (in the simulation)
-	txConn   *pgx.Conn       // the session of an open begin … commit block
+	rejected map[string]bool   // relations a scan's ring rejected buffers of (in the simulation)
+	indexes  map[string]string // index → its table
+	txConn   *pgx.Conn         // the session of an open begin … commit block
 }
 
 // action runs one step on the server and adds its rows to the report.
@@ -140,6 +141,10 @@ func (r *runner) translate(st *step) (action, error) {
 		return r.actVacuum, nil
 	case "analyze":
 		return r.actAnalyze, nil
+	case "index":
+		return r.actIndex, nil
+	case "index_scan":
+		return r.actIndexScan, nil
 	case "sleep":
 		ns, err := pg.ParseDuration(st.args[0].Key, 1e9)
 		if err != nil {
@@ -494,6 +499,12 @@ func (r *runner) explain(ctx context.Context, st *step, sql string, after func(*
 	if err != nil {
 		return err
 	}
+	return r.compareExplain(st, raw)
+}
+
+// compareExplain compares EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON)'s
+// counters of the top plan node with the simulator's.
+func (r *runner) compareExplain(st *step, raw []byte) error {
 	var doc []struct {
 		Plan map[string]any `json:"Plan"`
 	}
@@ -628,6 +639,70 @@ func (r *runner) actAnalyze(ctx context.Context, st *step) error {
 	return nil
 }
 
+// actIndex: CREATE INDEX NAME ON TABLE (id); the index's size, and the WAL.
+func (r *runner) actIndex(ctx context.Context, st *step) error {
+	var on string
+	for _, a := range st.args[1:] {
+		if a.Key == "on" {
+			on = a.Vals[0]
+		}
+	}
+	name := st.args[0].Key
+	r.indexes[name] = on
+	var lsn0, lsn1 pg.LSN
+	var pages int64
+	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
+		if lsn0, err = insertLSN(ctx, conn); err != nil {
+			return err
+		}
+		if _, err = conn.Exec(ctx, fmt.Sprintf("CREATE INDEX %s ON %s (id)", name, on)); err != nil {
+			return err
+		}
+		if lsn1, err = insertLSN(ctx, conn); err != nil {
+			return err
+		}
+		return conn.QueryRow(ctx, sqlRelationPages(name)).Scan(&pages)
+	})
+	if err != nil {
+		return err
+	}
+	r.rep.add(st, "index pages", simInt(st.sim, "index_pages"), pages, exact)
+	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(lsn1-lsn0),
+		Tol{Abs: 16384, Pct: 1, Why: "the catalog rows of the DDL are not modelled"})
+	return nil
+}
+
+// actIndexScan: an Index Scan forced by the planner settings, under EXPLAIN.
+func (r *runner) actIndexScan(ctx context.Context, st *step) error {
+	from, to := int64(0), int64(0)
+	for _, a := range st.args[1:] {
+		v, _ := strconv.ParseInt(a.Vals[0], 10, 64)
+		switch a.Key {
+		case "key":
+			from, to = v, v
+		case "from":
+			from = v
+		case "to":
+			to = v
+		}
+	}
+	on := r.indexes[st.args[0].Key]
+	sql := sqlExplain(fmt.Sprintf("SELECT count(*) FROM %s WHERE id BETWEEN %d AND %d", on, from, to))
+	var raw []byte
+	err := r.session(ctx, func(conn *pgx.Conn) error {
+		for _, q := range []string{"SET enable_seqscan = off", "SET enable_bitmapscan = off", "SET enable_indexonlyscan = off"} {
+			if _, err := conn.Exec(ctx, q); err != nil {
+				return err
+			}
+		}
+		return conn.QueryRow(ctx, sql).Scan(&raw)
+	})
+	if err != nil {
+		return err
+	}
+	return r.compareExplain(st, raw)
+}
+
 // actMark remembers the insert LSN and pg_stat_wal.
 func (r *runner) actMark(ctx context.Context, st *step) error {
 	var m realMark
@@ -713,16 +788,22 @@ func (r *runner) actBuffercache(ctx context.Context, st *step) error {
 			return err
 		}
 		filenode := map[uint32]string{}
-		rows, err := conn.Query(ctx, sqlUserTables)
-		if err != nil {
-			return err
+		queries := []string{sqlUserTables}
+		if len(r.indexes) > 0 {
+			queries = append(queries, sqlUserIndexes)
 		}
-		var name string
-		var fn uint32
-		if _, err := pgx.ForEachRow(rows, []any{&name, &fn}, func() error { filenode[fn] = name; return nil }); err != nil {
-			return err
+		for _, q := range queries {
+			rows, err := conn.Query(ctx, q)
+			if err != nil {
+				return err
+			}
+			var name string
+			var fn uint32
+			if _, err := pgx.ForEachRow(rows, []any{&name, &fn}, func() error { filenode[fn] = name; return nil }); err != nil {
+				return err
+			}
 		}
-		rows, err = conn.Query(ctx, sqlBuffers)
+		rows, err := conn.Query(ctx, sqlBuffers)
 		if err != nil {
 			return err
 		}
@@ -740,7 +821,7 @@ func (r *runner) actBuffercache(ctx context.Context, st *step) error {
 				continue
 			}
 			name := "(other)"
-			if n, ok := filenode[*fn]; ok && rdb != nil && *rdb == db && r.tables[n] != nil {
+			if n, ok := filenode[*fn]; ok && rdb != nil && *rdb == db && (r.tables[n] != nil || r.indexes[n] != "") {
 				name = n
 				if fork != nil && *fork == 1 {
 					name += "/fsm"

@@ -41,6 +41,8 @@ const (
 	// the show buffercache session
 	sqlDatabaseOID = "SELECT oid FROM pg_database WHERE datname = current_database()"
 	sqlUserTables  = "SELECT relname::text, pg_relation_filenode(oid) FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r'"
+	// only when the scenario has indexes (so the catalog profile's query is unchanged otherwise)
+	sqlUserIndexes = "SELECT relname::text, pg_relation_filenode(oid) FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'i'"
 	sqlBuffers     = "SELECT relfilenode, reldatabase, relforknumber, isdirty, usagecount FROM pg_buffercache"
 )
 

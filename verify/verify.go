@@ -84,7 +84,7 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 	rep.NBuffers = env.C.S.NBuffers()
 
 	r := &runner{srv: srv, env: env, name: name, rep: rep, progress: o.Progress,
-		tables: map[string]*table{}, marks: map[string]realMark{}, rejected: map[string]bool{}}
+		tables: map[string]*table{}, marks: map[string]realMark{}, rejected: map[string]bool{}, indexes: map[string]string{}}
 	acts := make([]action, len(steps))
 	for i := range steps {
 		a, err := r.translate(&steps[i])

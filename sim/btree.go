@@ -1,0 +1,372 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// A btree on the implicit id column (1..rows in load order), as CREATE INDEX
+// builds it (nbtsort.c): leaves filled to fillfactor 90 and internal pages to
+// 70, each non-rightmost page ending in a high key, bottom-up, written
+// straight to storage (not through shared buffers) with one XLOG_FPI image a
+// page. The block numbers here are the metapage (0), the leaves, then each
+// upper level; only the identity of pages matters to the buffer manager.
+type btreeIndex struct {
+	name   string
+	rel    *heap.Relation
+	id     pg.RelID
+	keys   int64 // entries: ids 1..keys
+	levels []int // pages per level, leaves first; the last level has the root
+}
+
+// btree page geometry for 16-byte index tuples (an int4 or int8 key after the
+// 8-byte IndexTupleData, MAXALIGNed) with 4-byte line pointers: 8,152 bytes
+// between the 24-byte header and the 16-byte special space, less the high
+// key's reserved line pointer. _bt_buildadd starts a new page before adding
+// an item once PageGetFreeSpace is below the fillfactor's reserve (819 bytes
+// for leaves at 90, 2,457 for internal pages at 70), and the page's last item
+// becomes its high key: 367 items with 366 keys on a leaf, 285 with 284
+// downlinks on an internal page — what pageinspect shows on PostgreSQL 15.
+const (
+	btItemSize       = 16 + 4
+	btLeafItems      = (8144-819)/btItemSize + 1 // 367, the high key included
+	btInnerItems     = (8144-2457)/btItemSize + 1
+	btLeafKeys       = btLeafItems - 1  // 366
+	btInnerDownlinks = btInnerItems - 1 // 284
+)
+
+func newBtree(name string, rel *heap.Relation, id pg.RelID) *btreeIndex {
+	ix := &btreeIndex{name: name, rel: rel, id: id, keys: rel.Rows}
+	n := int((ix.keys + btLeafKeys - 1) / btLeafKeys)
+	n = max(n, 1)
+	ix.levels = append(ix.levels, n)
+	for n > 1 {
+		n = (n + btInnerDownlinks - 1) / btInnerDownlinks
+		ix.levels = append(ix.levels, n)
+	}
+	return ix
+}
+
+// pages is the index size: the metapage and every level.
+func (ix *btreeIndex) pages() int {
+	n := 1
+	for _, l := range ix.levels {
+		n += l
+	}
+	return n
+}
+
+// block is the block number of page i of level lv.
+func (ix *btreeIndex) block(lv, i int) pg.BlockNumber {
+	b := 1
+	for l := 0; l < lv; l++ {
+		b += ix.levels[l]
+	}
+	return pg.BlockNumber(b + i)
+}
+
+// leafOf is the leaf holding key k.
+func (ix *btreeIndex) leafOf(k int64) int { return int((k - 1) / btLeafKeys) }
+
+// path is root to leaf's parent: the pages _bt_search reads before the leaf.
+func (ix *btreeIndex) path(leaf int) []pg.BlockNumber {
+	var out []pg.BlockNumber
+	i := leaf
+	for lv := 1; lv < len(ix.levels); lv++ {
+		i /= btInnerDownlinks
+		out = append([]pg.BlockNumber{ix.block(lv, i)}, out...)
+	}
+	return out
+}
+
+// imageLen is log_newpage of a standard page holding items line pointers and
+// tuples of 16 bytes (the metapage: its 40-byte BTMetaPageData): the hole
+// between pd_lower and pd_upper is left out.
+func btImageLen(items int, meta bool) int {
+	hole := 8152 - btItemSize*items
+	if meta {
+		hole = 8176 - (heap.SizeOfPageHeaderData + 40)
+	}
+	return wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfBlockImageHeader + wal.SizeOfRelFileLocator +
+		wal.SizeOfBlockNumber + pg.BLCKSZ - hole
+}
+
+// createIndex is CREATE INDEX NAME ON TABLE (id): the build's heap scan (a
+// seq scan's strategy: a BULKREAD ring over NBuffers/4, hint bits set on every
+// tuple it checks), then the index pages written and logged page by page.
+func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, error) {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	if err := c.touchCatalog(be, catalogTable); err != nil {
+		return nil, err
+	}
+	be.Now += costs.StatementNs
+	start := c.now
+	nblocks := rel.NPages()
+	ringN := 0
+	var ring *strategy.Ring
+	if nblocks > c.S.NBuffers()/4 {
+		ringN = c.RingBuffers(strategy.BulkRead)
+		ring = strategy.NewRing(strategy.BulkRead, ringN)
+	}
+	next := pg.BlockNumber(0)
+	cb := func() (pg.BlockNumber, bool) {
+		if int(next) >= nblocks {
+			return 0, false
+		}
+		next++
+		return next - 1, true
+	}
+	cfg := bufmgr.StreamConfig{Version: c.S.Version}
+	if c.S.Version >= 17 {
+		cfg = c.streamConfig(false)
+	}
+	stream := c.pool.NewReadStream(be, ring, rel.ID, cfg, cb)
+	p := &participant{be: be, ring: ring}
+	p.step = func() (bool, error) {
+		b, blk, ok, err := stream.Next()
+		if err != nil || !ok {
+			stream.End()
+			return true, err
+		}
+		c.processPage(be, b, rel, blk)
+		c.pool.Unpin(be, b)
+		return false, nil
+	}
+	if err := c.run([]*participant{p}); err != nil {
+		return nil, err
+	}
+	be.Now = max(be.Now, c.now)
+	id := pg.RelID(len(c.rels))
+	c.rels = append(c.rels, nil)
+	ix := newBtree(name, rel, id)
+	c.pool.CreateRel(id, 0, true)
+	c.pool.ExtendOnDisk(id, ix.pages())
+	// _bt_blwritepage: every page logged as it is written, the metapage last.
+	for lv, n := range ix.levels {
+		for i := 0; i < n; i++ {
+			items := btLeafItems
+			total := int(ix.keys) - i*btLeafKeys
+			if lv > 0 {
+				items = btInnerItems
+				total = ix.levels[lv-1] - i*btInnerDownlinks
+			}
+			rightmost := i == n-1
+			if rightmost { // no high key, and only what is left
+				items = total
+			}
+			lsn, now := c.wal.Insert(be.Now, &be.WAL, btImageLen(items, false), 1)
+			be.Now = now
+			c.pool.SetPageLSNOnDisk(id, ix.block(lv, i), lsn)
+		}
+	}
+	lsn, now := c.wal.Insert(be.Now, &be.WAL, btImageLen(0, true), 1)
+	be.Now = now
+	c.pool.SetPageLSNOnDisk(id, 0, lsn)
+	if c.indexes == nil {
+		c.indexes = map[string]*btreeIndex{}
+	}
+	c.indexes[name] = ix
+	c.indexOwner(id, ix)
+	res := &StmtResult{Kind: "Create Index", Relation: rel.Name, Strategy: strategy.BulkRead, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL}
+	if ringN == 0 {
+		res.Strategy = strategy.Normal
+	}
+	res.Extra = append(res.Extra, fmt.Sprintf("index %s: %d pages (%d leaves, %d levels)", name, ix.pages(), ix.levels[0], len(ix.levels)))
+	res.IndexPages = ix.pages()
+	c.endStatement(be, true)
+	c.finish([]*participant{p})
+	res.TimeNs = c.now - start
+	c.foldWAL(be)
+	return res, nil
+}
+
+// indexScan is an Index Scan for ids from..to (nbtsearch.c, heapam_index_fetch_tuple):
+// the root-to-leaf descent (the metapage was read at planning, which caches
+// the root), each leaf of the range in turn, and for every entry a heap
+// fetch that pins the tuple's page unless it is the page already held
+// (ReleaseAndReadBuffer). No strategy: every new pin bumps the usage count.
+// Each fetched tuple is checked (HeapTupleSatisfiesMVCC), so a page of a
+// fresh load is hinted — an image with checksums after a checkpoint.
+func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error) {
+	rel := ix.rel
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	if err := c.touchCatalog(be, catalogScan); err != nil {
+		return nil, err
+	}
+	// Planning: _bt_getrootheight reads the metapage (not in EXPLAIN's executor counters).
+	saved := be.Buf
+	if err := c.readRelease(be, pg.BufferTag{Rel: ix.id, Block: 0}); err != nil {
+		return nil, err
+	}
+	be.Buf = saved
+	be.Now += costs.StatementNs
+	start := c.now
+	from, to = max(from, 1), min(to, ix.keys)
+	tpp := int64(rel.Shape.TuplesPerPage())
+	heapBuf, heapBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	hintedHere := map[pg.BlockNumber]int64{}
+	var err error
+	if from <= to {
+		for _, blk := range ix.path(ix.leafOf(from)) {
+			if err = c.readRelease(be, pg.BufferTag{Rel: ix.id, Block: blk}); err != nil {
+				return nil, err
+			}
+		}
+		for leaf := ix.leafOf(from); leaf <= ix.leafOf(to); leaf++ {
+			lb, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: ix.id, Block: ix.block(0, leaf)}, nil)
+			if err != nil {
+				return nil, err
+			}
+			lo := max(from, int64(leaf)*btLeafKeys+1)
+			hi := min(to, int64(leaf+1)*btLeafKeys)
+			for k := lo; k <= hi; k++ {
+				blk := pg.BlockNumber((k - 1) / tpp)
+				if blk != heapBlk {
+					if heapBuf != pg.InvalidBuffer {
+						c.pool.Unpin(be, heapBuf)
+					}
+					if heapBuf, _, err = c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil); err != nil {
+						return nil, err
+					}
+					heapBlk = blk
+					be.Now += costs.PageNs
+				}
+				f := rel.Flags(blk)
+				if f&(heap.PageHinted|heap.PageAllVisible) == 0 {
+					if hintedHere[blk] == 0 {
+						c.pool.MarkBufferDirtyHint(be, heapBuf, rel.Hole(blk))
+					}
+					hintedHere[blk]++
+					be.Now += costs.TupleUnhintNs
+				} else {
+					be.Now += costs.TupleNs
+				}
+			}
+			c.pool.Unpin(be, lb)
+		}
+	}
+	if heapBuf != pg.InvalidBuffer {
+		c.pool.Unpin(be, heapBuf)
+	}
+	// A page is hinted through once every tuple on it was checked.
+	for blk, n := range hintedHere {
+		if n == int64(rel.Tuples(blk)) {
+			rel.SetFlags(blk, heap.PageHinted)
+		}
+	}
+	res := &StmtResult{Kind: "Index Scan using " + ix.name, Relation: rel.Name, Buf: be.Buf, WAL: be.WAL}
+	res.Extra = append(res.Extra, fmt.Sprintf("Index Cond: ((id >= %d) AND (id <= %d))", from, to))
+	c.finish([]*participant{{be: be}})
+	if res.WAL.Records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
+		c.wakeWalWriter(c.now)
+	}
+	res.TimeNs = c.now - start
+	c.foldWAL(be)
+	return res, nil
+}
+
+// sortedIndexes are rel's indexes in creation order.
+func (c *Cluster) sortedIndexes(rel *heap.Relation) []*btreeIndex {
+	var out []*btreeIndex
+	for _, ix := range c.indexes {
+		if ix.rel == rel {
+			out = append(out, ix)
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].id < out[j-1].id; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// hasIndex reports whether rel has an index (whose maintenance by inserts is not modelled yet).
+func (c *Cluster) hasIndex(rel *heap.Relation) bool { return len(c.sortedIndexes(rel)) > 0 }
+
+// indexOwner names an index's storage in pg_buffercache-style output.
+func (c *Cluster) indexOwner(id pg.RelID, ix *btreeIndex) {
+	if c.indexByID == nil {
+		c.indexByID = map[pg.RelID]*btreeIndex{}
+	}
+	c.indexByID[id] = ix
+}
+
+func (e *Env) cmdIndex(args []datadriven.CmdArg) (Output, error) {
+	if len(args) == 0 || !positional(args[0]) {
+		return Output{}, fmt.Errorf("index: expected a name: index NAME on=TABLE [key=id]")
+	}
+	name := args[0].Key
+	if _, ok := e.C.indexes[name]; ok {
+		return Output{}, fmt.Errorf("index %s: relation %q already exists", name, name)
+	}
+	if _, ok := e.C.byName[name]; ok {
+		return Output{}, fmt.Errorf("index %s: relation %q already exists", name, name)
+	}
+	var rel *heap.Relation
+	for _, a := range args[1:] {
+		v, err := argVal(a)
+		if err != nil {
+			return Output{}, err
+		}
+		switch a.Key {
+		case "on":
+			if rel, err = e.table(v); err != nil {
+				return Output{}, fmt.Errorf("index %s: %w", name, err)
+			}
+		case "key":
+			if v != "id" {
+				return Output{}, fmt.Errorf("index %s: key=%s: column %q does not exist (the model indexes the implicit id column: key=id)", name, v, v)
+			}
+		default:
+			return Output{}, fmt.Errorf("index %s: unknown option %q (on, key)", name, a.Key)
+		}
+	}
+	if rel == nil {
+		return Output{}, fmt.Errorf("index %s: give the table: on=TABLE", name)
+	}
+	r := rel
+	return e.stmt(func() (*StmtResult, error) { return e.C.createIndex(name, r) })
+}
+
+func (e *Env) cmdIndexScan(args []datadriven.CmdArg) (Output, error) {
+	if len(args) == 0 || !positional(args[0]) {
+		return Output{}, fmt.Errorf("index_scan: expected an index name: index_scan INDEX key=K | from=A to=B")
+	}
+	ix, ok := e.C.indexes[args[0].Key]
+	if !ok {
+		return Output{}, fmt.Errorf("index_scan %s: index %q does not exist", args[0].Key, args[0].Key)
+	}
+	from, to := int64(-1), int64(-1)
+	for _, a := range args[1:] {
+		v, err := argVal(a)
+		if err != nil {
+			return Output{}, err
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return Output{}, fmt.Errorf("index_scan %s: %s=%s: expected a whole number", ix.name, a.Key, v)
+		}
+		switch a.Key {
+		case "key":
+			from, to = n, n
+		case "from":
+			from = n
+		case "to":
+			to = n
+		default:
+			return Output{}, fmt.Errorf("index_scan %s: unknown option %q (key, from, to)", ix.name, a.Key)
+		}
+	}
+	if from < 0 || to < 0 || to < from {
+		return Output{}, fmt.Errorf("index_scan %s: give key=K, or from=A to=B with A ≤ B", ix.name)
+	}
+	return e.stmt(func() (*StmtResult, error) { return e.C.indexScan(ix, from, to) })
+}
