@@ -75,12 +75,7 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 		}
 		return bs.next(), true
 	}
-	var stream *bufmgr.ReadStream
-	if c.S.Version >= 17 {
-		stream = c.pool.NewReadStream(be, ring, rel.ID, c.streamConfig(true), cb)
-	} else {
-		stream = c.pool.NewReadStream(be, ring, rel.ID, bufmgr.StreamConfig{Version: c.S.Version}, cb)
-	}
+	stream := c.newStream(be, ring, rel, true, cb)
 	sampled := 0
 	p := &participant{be: be}
 	p.step = func() (bool, error) {
@@ -103,9 +98,7 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 		return nil, err
 	}
 	be.Now = max(be.Now, c.now)
-	rel.RelTuples = float64(rel.Rows)
-	rel.RelPages = nblocks
-	if err := c.inplaceUpdatePgClass(be); err != nil {
+	if err := c.vacUpdateRelstats(be, rel, nblocks); err != nil {
 		return nil, err
 	}
 	res := &StmtResult{Kind: "Analyze", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: ringN,

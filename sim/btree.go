@@ -123,22 +123,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, err
 		next++
 		return next - 1, true
 	}
-	cfg := bufmgr.StreamConfig{Version: c.S.Version}
-	if c.S.Version >= 17 {
-		cfg = c.streamConfig(false)
-	}
-	stream := c.pool.NewReadStream(be, ring, rel.ID, cfg, cb)
-	p := &participant{be: be, ring: ring}
-	p.step = func() (bool, error) {
-		b, blk, ok, err := stream.Next()
-		if err != nil || !ok {
-			stream.End()
-			return true, err
-		}
-		c.processPage(be, b, rel, blk)
-		c.pool.Unpin(be, b)
-		return false, nil
-	}
+	p := c.scanParticipant(be, ring, rel, c.newStream(be, ring, rel, false, cb))
 	if err := c.run([]*participant{p}); err != nil {
 		return nil, err
 	}

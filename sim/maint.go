@@ -80,12 +80,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 		}
 		return 0, false
 	}
-	var stream *bufmgr.ReadStream
-	if c.S.Version >= 17 {
-		stream = c.pool.NewReadStream(be, ring, rel.ID, c.streamConfig(true), cb)
-	} else {
-		stream = c.pool.NewReadStream(be, ring, rel.ID, bufmgr.StreamConfig{Version: c.S.Version}, cb)
-	}
+	stream := c.newStream(be, ring, rel, true, cb)
 	// visibilitymap_pin: the VM page covering the current block stays pinned
 	// until the scan moves past it.
 	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
@@ -121,13 +116,10 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 		return nil, err
 	}
 	be.Now = max(be.Now, c.now)
-	rel.RelTuples = float64(rel.Rows)
-	rel.RelPages = nblocks
-	// vac_update_relstats: the new relpages/reltuples go into pg_class in place.
 	if err := c.vacuumWindowPins(be); err != nil {
 		return nil, err
 	}
-	if err := c.inplaceUpdatePgClass(be); err != nil {
+	if err := c.vacUpdateRelstats(be, rel, nblocks); err != nil {
 		return nil, err
 	}
 	// VACUUM VERBOSE reports the table's usage up to here.
@@ -177,6 +169,14 @@ const pgClassRowData = 140
 // bytes on a fresh PostgreSQL 15 cluster with a few tables (a 5,861-byte
 // XLOG_HEAP_INPLACE with its image). A workload input, like the catalog pins.
 const pgClassPageHole = 2384
+
+// vacUpdateRelstats is vac_update_relstats: the new relpages and reltuples
+// (which the planner reads from then on) go into pg_class in place.
+func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblocks int) error {
+	rel.RelTuples = float64(rel.Rows)
+	rel.RelPages = nblocks
+	return c.inplaceUpdatePgClass(be)
+}
 
 // inplaceUpdatePgClass is heap_inplace_update of a table's pg_class row: the
 // pg_class page is pinned and dirtied, and XLOG_HEAP_INPLACE registers it

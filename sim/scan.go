@@ -187,6 +187,34 @@ func (c *Cluster) streamConfig(maintenance bool) bufmgr.StreamConfig {
 		PinLimit: pinLimit, NBuffers: c.S.NBuffers()}
 }
 
+// newStream is the read stream a heap scan of rel uses: read_stream.c's from
+// 17 (at maintenance_io_concurrency for VACUUM and ANALYZE), one page per
+// read before.
+func (c *Cluster) newStream(be *bufmgr.Backend, ring *strategy.Ring, rel *heap.Relation, maintenance bool, next func() (pg.BlockNumber, bool)) *bufmgr.ReadStream {
+	cfg := bufmgr.StreamConfig{Version: c.S.Version}
+	if c.S.Version >= 17 {
+		cfg = c.streamConfig(maintenance)
+	}
+	return c.pool.NewReadStream(be, ring, rel.ID, cfg, next)
+}
+
+// scanParticipant reads rel through stream, checking every page's tuples
+// (processPage) and releasing it.
+func (c *Cluster) scanParticipant(be *bufmgr.Backend, ring *strategy.Ring, rel *heap.Relation, stream *bufmgr.ReadStream) *participant {
+	p := &participant{be: be, ring: ring}
+	p.step = func() (bool, error) {
+		b, blk, ok, err := stream.Next()
+		if err != nil || !ok {
+			stream.End()
+			return true, err
+		}
+		c.processPage(be, b, rel, blk)
+		c.pool.Unpin(be, b)
+		return false, nil
+	}
+	return p
+}
+
 // processPage is page-at-a-time visibility (heap_prepare_pagescan /
 // page_collect_tuples, heapgetpage before 17): every tuple of a page that is
 // not all-visible is checked; a tuple whose inserter committed gets
@@ -283,18 +311,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 			}
 		}
 		stream := c.pool.NewReadStream(be, ring, rel.ID, c.streamConfig(false), next)
-		p := &participant{be: be, ring: ring}
-		p.step = func() (bool, error) {
-			b, blk, ok, err := stream.Next()
-			if err != nil || !ok {
-				stream.End()
-				return true, err
-			}
-			c.processPage(be, b, rel, blk)
-			c.pool.Unpin(be, b)
-			return false, nil
-		}
-		ps = append(ps, p)
+		ps = append(ps, c.scanParticipant(be, ring, rel, stream))
 	}
 	if workers == 0 || s.Bool("parallel_leader_participation") {
 		addParticipant(leader)
