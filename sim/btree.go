@@ -165,6 +165,10 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, err
 	}
 	res.Extra = append(res.Extra, fmt.Sprintf("index %s: %d pages (%d leaves, %d levels)", name, ix.pages(), ix.levels[0], len(ix.levels)))
 	res.IndexPages = ix.pages()
+	if w := computeParallelWorker(c.S, nblocks, int(c.S.Int("max_parallel_maintenance_workers"))); w > 0 {
+		// plan_create_index_workers would launch workers for the build scan.
+		res.Extra = append(res.Extra, fmt.Sprintf("notice: PostgreSQL would build this with %d parallel workers; the simulated build is serial", w))
+	}
 	c.endStatement(be, true)
 	c.finish([]*participant{p})
 	res.TimeNs = c.now - start

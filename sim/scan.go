@@ -93,20 +93,7 @@ func (c *Cluster) planSeqScan(rel *heap.Relation, nblocks int) Plan {
 	pl.EstimatedRows = tuples
 	seqPage, cpuTuple, cpuOp := s.Real("seq_page_cost"), s.Real("cpu_tuple_cost"), s.Real("cpu_operator_cost")
 	pl.SerialCost = float64(nblocks)*seqPage + tuples*cpuTuple + tuples*cpuOp
-	// compute_parallel_worker (allpaths.c).
-	minPages := int(s.Int("min_parallel_table_scan_size"))
-	if nblocks >= minPages {
-		w := 1
-		th := max(minPages, 1)
-		for nblocks >= th*3 {
-			w++
-			th *= 3
-			if th > (1<<31-1)/3 {
-				break
-			}
-		}
-		pl.Workers = min(w, int(s.Int("max_parallel_workers_per_gather")))
-	}
+	pl.Workers = computeParallelWorker(s, nblocks, int(s.Int("max_parallel_workers_per_gather")))
 	if pl.Workers > 0 {
 		d := float64(pl.Workers)
 		if s.Bool("parallel_leader_participation") {
@@ -185,6 +172,26 @@ func (c *Cluster) streamConfig(maintenance bool) bufmgr.StreamConfig {
 	pinLimit := c.S.PinLimit()
 	return bufmgr.StreamConfig{Version: c.S.Version, MaxIOs: ios, IOCombineLimit: c.S.IOCombineLimit(),
 		PinLimit: pinLimit, NBuffers: c.S.NBuffers()}
+}
+
+// computeParallelWorker is compute_parallel_worker (allpaths.c) for a heap of
+// nblocks: one worker from min_parallel_table_scan_size, one more each time
+// the table triples, at most limit.
+func computeParallelWorker(s *Settings, nblocks, limit int) int {
+	minPages := int(s.Int("min_parallel_table_scan_size"))
+	if nblocks < minPages {
+		return 0
+	}
+	w := 1
+	th := max(minPages, 1)
+	for nblocks >= th*3 {
+		w++
+		th *= 3
+		if th > (1<<31-1)/3 {
+			break
+		}
+	}
+	return min(w, limit)
 }
 
 // newStream is the read stream a heap scan of rel uses: read_stream.c's from
