@@ -228,6 +228,9 @@ func (e *Env) cmdRestart(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, fmt.Errorf("restart: takes no arguments")
 	}
 	c := e.C
+	if c.txn.active {
+		return Output{}, fmt.Errorf("restart: a transaction block is open (commit first)")
+	}
 	// Shutdown checkpoint: every dirty buffer written, the XLOG_CHECKPOINT_SHUTDOWN
 	// record flushed (no REDO record, no standby snapshot); then an empty pool.
 	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)

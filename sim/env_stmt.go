@@ -190,6 +190,9 @@ func (e *Env) cmdVacuum(args []datadriven.CmdArg) (Output, error) {
 		}
 		freeze = true
 	}
+	if e.C.txn.active {
+		return Output{}, fmt.Errorf("vacuum %s: VACUUM cannot run inside a transaction block", r.Name)
+	}
 	return e.stmt(func() (*StmtResult, error) { return e.C.vacuum(r, freeze) })
 }
 
