@@ -22,8 +22,18 @@ type btreeIndex struct {
 	name   string
 	rel    *heap.Relation
 	id     pg.RelID
-	keys   int64 // entries: ids 1..keys
-	levels []int // pages per level, leaves first; the last level has the root
+	keys   int64              // entries: ids 1..keys
+	levels [][]pg.BlockNumber // the pages of each level left to right, leaves first; the last level is the root
+	// right is, per level, the items on the rightmost page (keys on a leaf,
+	// downlinks above); the others hold btLeafKeys / btInnerDownlinks.
+	right  []int
+	blocks int // pages in the relation, the metapage included
+	// The inserting session's caches: the metapage (rd_amcache) and the
+	// rightmost leaf (the fastpath's target block).
+	metaCached bool
+	cachedRoot pg.BlockNumber // the root the cached metapage names
+	opened     bool           // the session has looked up the index's support functions
+	fastpath   pg.BlockNumber
 }
 
 // btree page geometry for 16-byte index tuples (an int4 or int8 key after the
@@ -34,43 +44,50 @@ type btreeIndex struct {
 // for leaves at 90, 2,457 for internal pages at 70), and the page's last item
 // becomes its high key: 367 items with 366 keys on a leaf, 285 with 284
 // downlinks on an internal page — what pageinspect shows on PostgreSQL 15.
+// Ascending inserts end the same way: the rightmost leaf fills to 407 items,
+// then _bt_split keeps 366 and the high key on the left (firstrightoff 367)
+// and moves 41 and the new item to the new right page.
 const (
 	btItemSize       = 16 + 4
 	btLeafItems      = (8144-819)/btItemSize + 1 // 367, the high key included
 	btInnerItems     = (8144-2457)/btItemSize + 1
-	btLeafKeys       = btLeafItems - 1  // 366
-	btInnerDownlinks = btInnerItems - 1 // 284
+	btLeafKeys       = btLeafItems - 1   // 366
+	btInnerDownlinks = btInnerItems - 1  // 284
+	btMaxItems       = 8152 / btItemSize // 407: a rightmost page (no high key) is full
 )
 
+// newBtree lays out the index CREATE INDEX builds over the table's rows:
+// leaves, then each level above, numbered after the metapage.
 func newBtree(name string, rel *heap.Relation, id pg.RelID) *btreeIndex {
-	ix := &btreeIndex{name: name, rel: rel, id: id, keys: rel.Rows}
+	ix := &btreeIndex{name: name, rel: rel, id: id, keys: rel.Rows, blocks: 1, fastpath: pg.InvalidBlockNumber}
+	if ix.keys == 0 {
+		return ix // the metapage alone; the first insert makes the root
+	}
 	n := int((ix.keys + btLeafKeys - 1) / btLeafKeys)
-	n = max(n, 1)
-	ix.levels = append(ix.levels, n)
-	for n > 1 {
-		n = (n + btInnerDownlinks - 1) / btInnerDownlinks
-		ix.levels = append(ix.levels, n)
+	right := int(ix.keys) - (n-1)*btLeafKeys
+	for {
+		lv := make([]pg.BlockNumber, n)
+		for i := range lv {
+			lv[i] = pg.BlockNumber(ix.blocks)
+			ix.blocks++
+		}
+		ix.levels = append(ix.levels, lv)
+		ix.right = append(ix.right, right)
+		if n == 1 {
+			break
+		}
+		above := (n + btInnerDownlinks - 1) / btInnerDownlinks
+		right = n - (above-1)*btInnerDownlinks
+		n = above
 	}
 	return ix
 }
 
 // pages is the index size: the metapage and every level.
-func (ix *btreeIndex) pages() int {
-	n := 1
-	for _, l := range ix.levels {
-		n += l
-	}
-	return n
-}
+func (ix *btreeIndex) pages() int { return ix.blocks }
 
 // block is the block number of page i of level lv.
-func (ix *btreeIndex) block(lv, i int) pg.BlockNumber {
-	b := 1
-	for l := 0; l < lv; l++ {
-		b += ix.levels[l]
-	}
-	return pg.BlockNumber(b + i)
-}
+func (ix *btreeIndex) block(lv, i int) pg.BlockNumber { return ix.levels[lv][i] }
 
 // leafOf is the leaf holding key k.
 func (ix *btreeIndex) leafOf(k int64) int { return int((k - 1) / btLeafKeys) }
@@ -134,17 +151,15 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, err
 	c.pool.CreateRel(id, 0, true)
 	c.pool.ExtendOnDisk(id, ix.pages())
 	// _bt_blwritepage: every page logged as it is written, the metapage last.
-	for lv, n := range ix.levels {
+	for lv, pages := range ix.levels {
+		n := len(pages)
 		for i := 0; i < n; i++ {
 			items := btLeafItems
-			total := int(ix.keys) - i*btLeafKeys
 			if lv > 0 {
 				items = btInnerItems
-				total = ix.levels[lv-1] - i*btInnerDownlinks
 			}
-			rightmost := i == n-1
-			if rightmost { // no high key, and only what is left
-				items = total
+			if i == n-1 { // the rightmost page: no high key, and only what is left
+				items = ix.right[lv]
 			}
 			lsn, now := c.wal.Insert(be.Now, &be.WAL, btImageLen(items, false), 1)
 			be.Now = now
@@ -163,7 +178,11 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, err
 	if ringN == 0 {
 		res.Strategy = strategy.Normal
 	}
-	res.Extra = append(res.Extra, fmt.Sprintf("index %s: %d pages (%d leaves, %d levels)", name, ix.pages(), ix.levels[0], len(ix.levels)))
+	leaves := 0
+	if len(ix.levels) > 0 {
+		leaves = len(ix.levels[0])
+	}
+	res.Extra = append(res.Extra, fmt.Sprintf("index %s: %d pages (%d leaves, %d levels)", name, ix.pages(), leaves, len(ix.levels)))
 	res.IndexPages = ix.pages()
 	if w := computeParallelWorker(c.S, nblocks, int(c.S.Int("max_parallel_maintenance_workers"))); w > 0 {
 		// plan_create_index_workers would launch workers for the build scan.
@@ -202,7 +221,7 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 	heapBuf, heapBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
 	hintedHere := map[pg.BlockNumber]int64{}
 	var err error
-	if from <= to {
+	if from <= to && len(ix.levels) > 0 {
 		for _, blk := range ix.path(ix.leafOf(from)) {
 			if err = c.readRelease(be, pg.BufferTag{Rel: ix.id, Block: blk}); err != nil {
 				return nil, err
@@ -358,4 +377,235 @@ func (e *Env) cmdIndexScan(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, fmt.Errorf("index_scan %s: give key=K, or from=A to=B with A ≤ B", ix.name)
 	}
 	return e.stmt(func() (*StmtResult, error) { return e.C.indexScan(ix, from, to) })
+}
+
+// Btree WAL records of ascending inserts, as pg_waldump shows them on 15:
+// INSERT_LEAF 64 bytes (the 16-byte tuple as block data, offnum as main
+// data); INSERT_UPPER 72 (the downlink, and the child as a second block);
+// NEWROOT 90 for the first root (the metapage's 28-byte xl_btree_metadata)
+// and 122 above a split root (two downlinks, 8 + 16 bytes, and the left
+// child); SPLIT_R: xl_btree_split (10 bytes), the left page's new high key
+// and the right page's tuples, 752 bytes for a leaf moving 42 tuples.
+const (
+	btBlockRef       = wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber // 20
+	btSameRelRef     = wal.SizeOfBlockHeader + wal.SizeOfBlockNumber                            // 8
+	btInsertLeafLen  = wal.SizeOfXLogRecord + btBlockRef + wal.SizeOfShortMainDataHdr + 2 + 16
+	btInsertUpperLen = btInsertLeafLen + btSameRelRef
+	btNewRootLeafLen = wal.SizeOfXLogRecord + btBlockRef + btSameRelRef + wal.SizeOfShortMainDataHdr + 8 + 28
+	btNewRootLen     = btNewRootLeafLen + 8 + 16 + btSameRelRef
+)
+
+func btSplitLen(nright int) int {
+	return wal.SizeOfXLogRecord + btBlockRef + btSameRelRef + wal.SizeOfShortMainDataHdr + 10 + 16 + 16*nright
+}
+
+// btWAL logs a record registering page b (REGBUF_STANDARD): when b was last
+// logged before the redo pointer, an image of it (items on it afterwards,
+// with a high key when not rightmost) replaces its block data.
+func (c *Cluster) btWAL(be *bufmgr.Backend, b pg.Buffer, size, blockData, items int, more ...pg.Buffer) {
+	nfpi := 0
+	if c.pool.BufferLSN(b) <= c.wal.RedoRecPtr() {
+		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - (8152 - btItemSize*items) - blockData
+		nfpi = 1
+	}
+	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
+	be.Now = now
+	c.pool.SetPageLSN(b, lsn)
+	for _, o := range more {
+		c.pool.SetPageLSN(o, lsn)
+	}
+}
+
+// btPin pins an index page.
+func (c *Cluster) btPin(be *bufmgr.Backend, ix *btreeIndex, blk pg.BlockNumber) (pg.Buffer, error) {
+	b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: ix.id, Block: blk}, nil)
+	return b, err
+}
+
+// btNewPage is _bt_getbuf(P_NEW): the index has no free pages to reuse, so it
+// is extended by a page through shared buffers.
+func (c *Cluster) btNewPage(be *bufmgr.Backend, ix *btreeIndex) (pg.Buffer, pg.BlockNumber, error) {
+	b, blk, err := c.pool.Extend(be, ix.id, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	ix.blocks++
+	return b, blk, nil
+}
+
+// btMeta pins the metapage unless the session has it cached (rd_amcache).
+func (c *Cluster) btMeta(be *bufmgr.Backend, ix *btreeIndex, dirty bool) (pg.Buffer, error) {
+	b, err := c.btPin(be, ix, 0)
+	if err != nil {
+		return 0, err
+	}
+	ix.metaCached = true
+	if len(ix.levels) > 0 {
+		ix.cachedRoot = ix.levels[len(ix.levels)-1][0]
+	}
+	if dirty {
+		c.pool.MarkBufferDirty(be, b)
+	}
+	return b, nil
+}
+
+// btInsert inserts the next key (ascending: the load's next id) into the
+// index, as _bt_doinsert does for a key above all others: the fastpath pins
+// the cached rightmost leaf when the tree has two levels above it and the
+// leaf has room; otherwise _bt_search descends from the root (reading the
+// metapage first in a new session). A full leaf splits (_bt_split), its
+// downlink goes into the parent (_bt_insert_parent), which may split in
+// turn; a split root gets a new root above it.
+func (c *Cluster) btInsert(be *bufmgr.Backend, ix *btreeIndex) error {
+	if !ix.opened {
+		ix.opened = true
+		if err := c.indexInsertPins(be); err != nil {
+			return err
+		}
+	}
+	if len(ix.levels) == 0 {
+		// _bt_getroot(BT_WRITE) on an empty index: a root leaf, and the metapage points at it.
+		mb, err := c.btMeta(be, ix, true)
+		if err != nil {
+			return err
+		}
+		rb, blk, err := c.btNewPage(be, ix)
+		if err != nil {
+			return err
+		}
+		c.pool.MarkBufferDirty(be, rb)
+		lsn, now := c.wal.Insert(be.Now, &be.WAL, btNewRootLeafLen, 0)
+		be.Now = now
+		c.pool.SetPageLSN(rb, lsn)
+		c.pool.SetPageLSN(mb, lsn)
+		c.pool.Unpin(be, rb)
+		c.pool.Unpin(be, mb)
+		ix.levels = [][]pg.BlockNumber{{blk}}
+		ix.right = []int{0}
+		ix.cachedRoot = blk
+	}
+	height := len(ix.levels) - 1
+	leaf := ix.levels[0][len(ix.levels[0])-1]
+	fast := ix.fastpath == leaf && height >= 2 && ix.right[0] < btMaxItems
+	if !fast {
+		root := ix.levels[height][0]
+		if ix.metaCached && ix.cachedRoot != root {
+			// _bt_getroot: the cached root is no longer the root (it split):
+			// it is read, found stale, and the metapage read again.
+			b, err := c.btPin(be, ix, ix.cachedRoot)
+			if err != nil {
+				return err
+			}
+			c.pool.Unpin(be, b)
+			ix.metaCached = false
+		}
+		if !ix.metaCached {
+			mb, err := c.btMeta(be, ix, false)
+			if err != nil {
+				return err
+			}
+			c.pool.Unpin(be, mb)
+		}
+		for lv := height; lv >= 1; lv-- {
+			b, err := c.btPin(be, ix, ix.levels[lv][len(ix.levels[lv])-1])
+			if err != nil {
+				return err
+			}
+			c.pool.Unpin(be, b)
+		}
+	}
+	lb, err := c.btPin(be, ix, leaf)
+	if err != nil {
+		return err
+	}
+	if err := c.btAdd(be, ix, 0, lb); err != nil {
+		return err
+	}
+	c.pool.Unpin(be, lb)
+	ix.keys++
+	ix.fastpath = pg.InvalidBlockNumber
+	if len(ix.levels)-1 >= 2 { // BTREE_FASTPATH_MIN_LEVEL
+		ix.fastpath = ix.levels[0][len(ix.levels[0])-1]
+	}
+	return nil
+}
+
+// btAdd puts one item (a key on a leaf, a downlink above) on the rightmost
+// page of level lv, pinned as b: in place when it has room, else by a split.
+func (c *Cluster) btAdd(be *bufmgr.Backend, ix *btreeIndex, lv int, b pg.Buffer) error {
+	c.pool.MarkBufferDirty(be, b)
+	if ix.right[lv] < btMaxItems {
+		ix.right[lv]++
+		size := btInsertLeafLen
+		if lv > 0 {
+			size = btInsertUpperLen
+		}
+		c.btWAL(be, b, size, 16, ix.right[lv])
+		return nil
+	}
+	// _bt_split of the rightmost page: the left keeps its fillfactor's worth
+	// and a high key, the right gets the rest and the new item.
+	keep := btLeafKeys
+	if lv > 0 {
+		keep = btInnerDownlinks
+	}
+	nright := ix.right[lv] - keep + 1
+	rb, rblk, err := c.btNewPage(be, ix)
+	if err != nil {
+		return err
+	}
+	c.pool.MarkBufferDirty(be, rb)
+	c.btWAL(be, b, btSplitLen(nright), 16, keep+1, rb)
+	c.pool.Unpin(be, rb)
+	ix.levels[lv] = append(ix.levels[lv], rblk)
+	ix.right[lv] = nright
+	if lv+1 < len(ix.levels) {
+		pb, err := c.btPin(be, ix, ix.levels[lv+1][len(ix.levels[lv+1])-1])
+		if err != nil {
+			return err
+		}
+		if err := c.btAdd(be, ix, lv+1, pb); err != nil {
+			return err
+		}
+		c.pool.Unpin(be, pb)
+		return nil
+	}
+	// The root split: a new root with the two downlinks; the metapage points at it.
+	mb, err := c.btMeta(be, ix, true)
+	if err != nil {
+		return err
+	}
+	nb, nblk, err := c.btNewPage(be, ix)
+	if err != nil {
+		return err
+	}
+	c.pool.MarkBufferDirty(be, nb)
+	lsn, now := c.wal.Insert(be.Now, &be.WAL, btNewRootLen, 0)
+	be.Now = now
+	c.pool.SetPageLSN(nb, lsn)
+	c.pool.SetPageLSN(mb, lsn)
+	c.pool.Unpin(be, nb)
+	c.pool.Unpin(be, mb)
+	ix.levels = append(ix.levels, []pg.BlockNumber{nblk})
+	ix.right = append(ix.right, 2)
+	return nil
+}
+
+// indexInsert is ExecInsertIndexTuples for one new row: each of the table's
+// indexes gets its key. A statement is a new session: its caches start empty.
+func (c *Cluster) indexInsert(be *bufmgr.Backend, rel *heap.Relation) error {
+	for _, ix := range c.sortedIndexes(rel) {
+		if err := c.btInsert(be, ix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexSessionStart forgets the previous statement's session caches.
+func (c *Cluster) indexSessionStart(rel *heap.Relation) {
+	for _, ix := range c.sortedIndexes(rel) {
+		ix.metaCached, ix.opened = false, false
+		ix.fastpath = pg.InvalidBlockNumber
+	}
 }

@@ -43,6 +43,9 @@ type catalogProfile struct {
 	// tableGrowthPages: each CREATE TABLE after the first dirties this many
 	// catalog pages no earlier one did (the catalogs grow onto new pages).
 	tableGrowthPages int
+	// indexInsertHits: catalog pins a session's first index insertion makes
+	// inside the statement (looking up the btree's support functions).
+	indexInsertHits int
 }
 
 // catalogPG18 is taken from the PostgreSQL 18 reference runs' usage counts
@@ -231,6 +234,23 @@ func (c *Cluster) vacuumWindowPins(be *bufmgr.Backend) error {
 	prof := catalogFor(c.S.Version)
 	n := prof.vacuumWindowHits - 1
 	pins := decodePins(prof.kinds[catalogVacuum])
+	for blk := 0; blk < len(pins) && n > 0; blk++ {
+		for k := 0; k < pins[blk].n && n > 0; k++ {
+			if err := c.readRelease(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}); err != nil {
+				return err
+			}
+			n--
+		}
+	}
+	return nil
+}
+
+// indexInsertPins pins, inside the statement, the catalog pages of a
+// session's first index insertion: the most pinned pages of the insert profile.
+func (c *Cluster) indexInsertPins(be *bufmgr.Backend) error {
+	prof := catalogFor(c.S.Version)
+	n := prof.indexInsertHits
+	pins := decodePins(prof.kinds[catalogInsert])
 	for blk := 0; blk < len(pins) && n > 0; blk++ {
 		for k := 0; k < pins[blk].n && n > 0; k++ {
 			if err := c.readRelease(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}); err != nil {

@@ -170,7 +170,22 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 		cur, curBlk = b, blk
 		return b, blk, nil
 	}
+	c.indexSessionStart(rel)
+	var flushHeap func(ntuples int) error
+	// flush is CopyMultiInsertBufferFlush: heap_multi_insert of the batch,
+	// then ExecInsertIndexTuples for each of its rows.
 	flush := func(ntuples int) error {
+		if err := flushHeap(ntuples); err != nil {
+			return err
+		}
+		for i := 0; i < ntuples; i++ {
+			if err := c.indexInsert(be, rel); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	flushHeap = func(ntuples int) error {
 		for ntuples > 0 {
 			b, blk, err := getBuffer()
 			if err != nil {

@@ -269,3 +269,56 @@ func TestF001_14_IncrementalBackup(t *testing.T) {
 		require.EqualValues(t, c.want, o.JSON.(map[string]any)["incremental_blocks"], "checksums=%s", c.checksums)
 	}
 }
+
+// F001-8: the seed's other shape — (id int PRIMARY KEY, payload text) with
+// 90-character payloads at fillfactor 98: 119-byte tuples, 64 a page, so the
+// seed's 4,000,000 rows are its 62,500 pages — with the btree maintained by
+// the load. After a checkpoint, ANALYZE hints the 30,000 pages it samples;
+// an index scan of 40,000 rows by id (625 heap pages) then logs an image of
+// every page of its range ANALYZE did not sample: 48% were, so about 325
+// (the seed: 315, 2.4 MB). The model's own count is exact; against the seed
+// the band is the sample's randomness (3σ ≈ 37 pages).
+func TestF001_8_IndexScanAfterAnalyze(t *testing.T) {
+	src := `cluster version=18 shared_buffers=1GB data_checksums=on max_wal_size=8GB checkpoint_timeout=1h autovacuum=off
+table events rows=4000000 tuple_bytes=119 fillfactor=98 autovacuum=off
+index events_pkey on=events key=id
+insert events
+checkpoint
+analyze events
+index_scan events_pkey from=1000001 to=1040000
+`
+	env, outs := run(t, src)
+	r, _ := env.C.Relation("events")
+	require.Equal(t, 62500, r.NPages())
+	s := lastStmt(outs)
+	// Pages of the range not hinted by ANALYZE are those the scan hinted now
+	// (it hints every page it fully reads, and the range covers whole pages).
+	first, last := (1000001-1)/64, (1040000-1)/64
+	require.Equal(t, 625, last-first+1)
+	fpi := i64(s["wal_fpi"])
+	require.Equal(t, fpi, i64(s["wal_records"]))
+	require.Equal(t, fpi, i64(s["shared_dirtied"]))
+	require.InDelta(t, 315, fpi, 50)
+	// 8,009-byte images: a 232-byte hole on a page of 64 120-byte tuples.
+	require.Equal(t, fpi*8009, i64(s["wal_bytes"]))
+	require.InDelta(t, 2.4e6, float64(fpi*8009), 0.5e6)
+}
+
+// F001-12 (INSERT's load WAL): with the seed's primary key maintained by the
+// load, INSERT … SELECT of 4,000,000 rows writes one heap-insert and one
+// btree INSERT_LEAF record a row, plus leaf splits: 824.5 MiB of records
+// against the seed's "842 MB" (MiB of record bytes, as its 485 MB is): -2%.
+// The remaining gap is not modelled detail (e.g. the seed's payloads are md5
+// text whose length is not given exactly).
+func TestF001_12_InsertLoadWALWithPrimaryKey(t *testing.T) {
+	src := `cluster version=18 shared_buffers=1GB data_checksums=on max_wal_size=8GB checkpoint_timeout=1h autovacuum=off
+table events rows=4000000 tuple_bytes=119 fillfactor=98 autovacuum=off
+index events_pkey on=events key=id
+insert events
+`
+	_, outs := run(t, src)
+	s := lastStmt(outs)
+	// 4,000,000 heap inserts + 4,000,000 leaf inserts, a leaf split (and its downlink) every 366 rows, and the root records.
+	require.Greater(t, i64(s["wal_records"]), int64(8000000))
+	require.InDelta(t, 842, float64(i64(s["wal_bytes"]))/(1<<20), 842*0.05)
+}

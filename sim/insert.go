@@ -30,6 +30,7 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 	if err := c.fsmSearchRoot(be, rel); err != nil {
 		return nil, err
 	}
+	c.indexSessionStart(rel)
 	rel.TargetBlock = pg.InvalidBlockNumber
 	if n := rel.NPages(); n > 0 {
 		rel.TargetBlock = pg.BlockNumber(n - 1)
@@ -81,6 +82,9 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 		lsn, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.HeapInsert(tlen, image, rel.Hole(blk)), nfpi)
 		c.pool.SetPageLSN(b, lsn)
 		c.pool.Unpin(be, b)
+		if err := c.indexInsert(be, rel); err != nil {
+			return true, err
+		}
 		be.Now += costs.InsertTupleNs
 		done++
 		c.rowChanges++

@@ -146,7 +146,7 @@ func TestBtreeGeometry(t *testing.T) {
 	rel := heap.NewRelation(1, "ix", heap.Shape{TupleLen: 80, Fillfactor: 100})
 	rel.Rows = 1000000
 	ix := newBtree("ix_id", rel, 2)
-	require.Equal(t, []int{2733, 10, 1}, ix.levels)
+	require.Equal(t, []int{2733, 10, 1}, []int{len(ix.levels[0]), len(ix.levels[1]), len(ix.levels[2])})
 	require.Equal(t, 2745, ix.pages())
 	// Key 1,000,000 is on the last leaf; its path is the root, then the tenth internal page.
 	require.Equal(t, 2732, ix.leafOf(1000000))

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -59,6 +60,8 @@ type CatalogProfile struct {
 	// TableGrowthPages is how many more catalog pages each further CREATE
 	// TABLE dirties (its rows and index entries land on new pages).
 	TableGrowthPages int
+	// IndexInsertHits is the catalog pins of a session's first index insertion.
+	IndexInsertHits int
 }
 
 // MeasureCatalog builds a fresh cluster and measures the profile.
@@ -155,6 +158,46 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 			return nil, fmt.Errorf("VACUUM VERBOSE printed no buffer usage")
 		}
 		vacHits, _ = strconv.Atoi(m[1])
+	}
+	// The catalog pins the first index insertion of a session makes inside
+	// the statement (the btree's support functions looked up): EXPLAIN's hits
+	// for a one-row INSERT into an indexed table, less the same without the
+	// index, less the index's own two pins (metapage and root leaf).
+	var idxHits int
+	{
+		hits := func(table string) (int, error) {
+			conn, err := pgx.Connect(ctx, srv.connString()+" dbname=work")
+			if err != nil {
+				return 0, err
+			}
+			defer conn.Close(context.Background())
+			var raw []byte
+			if err := conn.QueryRow(ctx, sqlInsert(table, "g, 'x'", 2, 2)).Scan(&raw); err != nil {
+				return 0, err
+			}
+			var doc []struct {
+				Plan map[string]any `json:"Plan"`
+			}
+			if err := json.Unmarshal(raw, &doc); err != nil || len(doc) == 0 {
+				return 0, fmt.Errorf("EXPLAIN JSON: %v", err)
+			}
+			h, _ := doc[0].Plan["Shared Hit Blocks"].(float64)
+			r, _ := doc[0].Plan["Shared Read Blocks"].(float64)
+			return int(h + r), nil
+		}
+		if err := exec("work", "CREATE TABLE ni (id int4, pad text)", "CREATE TABLE wi (id int4, pad text)",
+			"CREATE INDEX wi_id ON wi (id)", "INSERT INTO ni VALUES (1, 'x')", "INSERT INTO wi VALUES (1, 'x')"); err != nil {
+			return nil, err
+		}
+		without, err := hits("ni")
+		if err != nil {
+			return nil, err
+		}
+		with, err := hits("wi")
+		if err != nil {
+			return nil, err
+		}
+		idxHits = with - without - 2
 	}
 	// Dirty catalog pages after one CREATE TABLE and after six, from a clean pool.
 	var growth int
@@ -295,7 +338,7 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 			masked++
 		}
 	}
-	prof = &CatalogProfile{Server: srv.Version, Kinds: map[string][]int8{}, Masked: masked, VacuumWindowHits: vacHits, TableGrowthPages: growth}
+	prof = &CatalogProfile{Server: srv.Version, Kinds: map[string][]int8{}, Masked: masked, VacuumWindowHits: vacHits, TableGrowthPages: growth, IndexInsertHits: idxHits}
 	snaps := map[string]map[string]int8{}
 	dirty := map[string]map[string]bool{} // pages a kind dirtied (DDL: catalog rows written)
 	bases := map[string]map[string]int8{"first": cold}
@@ -368,7 +411,7 @@ func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
 	for i := 0; i < len(p.Pages); i += 6 {
 		fmt.Fprintf(w, "//   %s\n", strings.Join(p.Pages[i:min(i+6, len(p.Pages))], " "))
 	}
-	fmt.Fprintf(w, "var catalogPG%d = catalogProfile{\n\tpages: %d,\n\tvacuumWindowHits: %d,\n\ttableGrowthPages: %d,\n\tkinds: map[catalogKind]string{\n", major, len(p.Pages), p.VacuumWindowHits, p.TableGrowthPages)
+	fmt.Fprintf(w, "var catalogPG%d = catalogProfile{\n\tpages: %d,\n\tvacuumWindowHits: %d,\n\ttableGrowthPages: %d,\n\tindexInsertHits: %d,\n\tkinds: map[catalogKind]string{\n", major, len(p.Pages), p.VacuumWindowHits, p.TableGrowthPages, p.IndexInsertHits)
 	names := make([]string, 0, len(p.Kinds))
 	for n := range p.Kinds {
 		names = append(names, n)
