@@ -98,16 +98,19 @@ func TestF001_2_WALBuffersFull(t *testing.T) {
 	require.LessOrEqual(t, full, bound)
 }
 
-// F001-3 (shape only): the second count(*) writes no WAL and dirties nothing,
-// and is faster than the first. The seed's 913 vs 167 ms ratio (5.5) is not
-// reproduced yet: the cost model does not price WAL-buffer stalls and
-// XLogInsert's copying realistically (issue: cost model).
+// F001-3: the first count(*) took 913 ms, the second 167 ms (5.5×): the first
+// pays for its hint bits and, mostly, for writing WAL itself whenever the WAL
+// buffers are full ("buffers full=55766": the seed puts most of the extra
+// 750 ms there). The second writes no WAL and dirties nothing. The issue asks
+// the cost model to keep that ratio within ±20%; its per-tuple and WAL-write
+// costs are calibrated on this experiment (sim/costs.go says how).
 func TestF001_3_SecondReadFaster(t *testing.T) {
 	_, outs := run(t, seed001{checksums: "on", checkpoint: true, scans: 2}.String())
 	first, second := stmtAt(outs, 1), lastStmt(outs)
 	require.EqualValues(t, 0, second["wal_records"])
 	require.EqualValues(t, 0, second["shared_dirtied"])
-	require.Greater(t, first["time_ms"].(float64), second["time_ms"].(float64))
+	ratio := first["time_ms"].(float64) / second["time_ms"].(float64)
+	require.InDelta(t, 913.0/167.0, ratio, 913.0/167.0*0.20, "first %v ms, second %v ms", first["time_ms"], second["time_ms"])
 }
 
 // F001-4: read before any checkpoint: the load logged every page after the
