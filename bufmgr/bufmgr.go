@@ -81,7 +81,9 @@ type Pool struct {
 	ctl    *strategy.Control
 	wal    *wal.WAL
 	rels   []*relStorage
-	io     *IOModel
+	// imageBytes sizes full-page images under wal_compression (nil: uncompressed).
+	imageBytes func(t pg.BufferTag, hole int) (int, int64)
+	io         *IOModel
 
 	// Stats are the pg_stat_io counters since the cluster started.
 	Stats IOStats
@@ -322,6 +324,13 @@ func (p *Pool) Extend(be *Backend, id pg.RelID, r *strategy.Ring) (pg.Buffer, pg
 	return b, blk, nil
 }
 
+// SetImageBytes installs wal_compression: fn gives the bytes a page's image
+// takes in a record (compressed, with its compress header) and the CPU time
+// compressing it took.
+func (p *Pool) SetImageBytes(fn func(t pg.BufferTag, hole int) (bytes int, ns int64)) {
+	p.imageBytes = fn
+}
+
 // ExtendOnDisk grows a relation fork to nblocks with zeroed pages written
 // straight to storage, not through shared buffers (fsm_extend, vm_extend:
 // smgrextend); the pages are read into buffers when first used.
@@ -359,7 +368,13 @@ func (p *Pool) MarkBufferDirtyHint(be *Backend, b pg.Buffer, hole int) {
 	var lsn pg.LSN
 	if p.XLogHintBitIsNeeded() && s&pg.FlagPermanent != 0 {
 		if p.bufLSN(b) <= p.wal.RedoRecPtr() {
-			lsn, be.Now = p.wal.Insert(be.Now, &be.WAL, wal.FPIForHint(hole), 1)
+			size := wal.FPIForHint(hole)
+			if p.imageBytes != nil { // wal_compression: the image compressed for real
+				n, ns := p.imageBytes(p.tags[b], hole)
+				size = wal.FPIForHintBytes(n)
+				be.Now += ns
+			}
+			lsn, be.Now = p.wal.Insert(be.Now, &be.WAL, size, 1)
 		}
 	}
 	s = p.states[b]

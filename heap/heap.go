@@ -87,6 +87,8 @@ type Relation struct {
 	// HasToast: the table has a varlena column, so CREATE TABLE made a TOAST
 	// relation that VACUUM processes after it.
 	HasToast bool
+	// Content is the pad column's content model: "x" (repeated) or "md5".
+	Content string
 	// Columns are the declared column types (columns=...), or nil for the
 	// (id int4, pad text) shape given by the tuple length.
 	Columns []string

@@ -98,6 +98,9 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
 	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).pages+1, true)
 	c.walwriter.next = s.Int("wal_writer_delay")
+	if err := c.applyWALCompression(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -253,6 +256,37 @@ type transaction struct {
 	created map[pg.RelID]bool
 	wrote   bool
 	started bool // a command has run in it (its session has started)
+}
+
+// applyWALCompression installs wal_compression's image sizing in the pool:
+// a heap page is built from its rows (heap.PageBytes) and compressed for
+// real; FSM and VM pages are mostly zeros; other pages stay uncompressed.
+func (c *Cluster) applyWALCompression() error {
+	m := c.S.Enum("wal_compression")
+	if m == "off" {
+		c.pool.SetImageBytes(nil)
+		return nil
+	}
+	comp, err := wal.NewCompressor(m)
+	if err != nil {
+		return &pg.SettingError{Name: "wal_compression", Value: m, Allowed: "off, lz4 or zstd (pglz is not simulated yet)"}
+	}
+	zero := make([]byte, pg.BLCKSZ)
+	c.pool.SetImageBytes(func(t pg.BufferTag, hole int) (int, int64) {
+		var img []byte
+		switch {
+		case int(t.Rel) < len(c.rels) && c.rels[t.Rel] != nil:
+			page := c.rels[t.Rel].PageBytes(t.Block, 750, c.pool.PageLSN(t.Rel, t.Block))
+			img, hole = heap.WithoutHole(page)
+		case c.forkOwner[t.Rel].rel != nil:
+			img, hole = zero, 0
+		default:
+			return pg.BLCKSZ - hole, 0
+		}
+		n, _ := wal.CompressedImage(comp, img, hole)
+		return n, int64(float64(len(img)) * comp.NsPerByte())
+	})
+	return nil
 }
 
 // statWAL is pg_stat_wal as the server reports it.

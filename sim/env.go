@@ -47,7 +47,7 @@ func init() {
 		// Example: restart
 		{"restart", "restart", "shutdown checkpoint, shared buffers emptied, free list refilled", (*Env).cmdRestart},
 		// Example: table big rows=131072 tuple_bytes=1832 autovacuum=off
-		{"table", "table NAME (rows=N | pages=N) [tuple_bytes=B | columns=(int4, text:1800, ...) | tuples_per_page=K] [fillfactor=F] [autovacuum=on|off]", "CREATE TABLE with a row shape; rows/pages is what insert loads", (*Env).cmdTable},
+		{"table", "table NAME (rows=N | pages=N) [tuple_bytes=B | columns=(int4, text:1800, ...) | tuples_per_page=K] [fillfactor=F] [content=x|md5] [autovacuum=on|off]", "CREATE TABLE with a row shape; rows/pages is what insert loads", (*Env).cmdTable},
 		// Example: insert big
 		{"insert", "insert TABLE [rows=N]", "INSERT INTO TABLE SELECT … (the table's declared rows by default)", (*Env).cmdInsert},
 		// Example: copy big freeze
@@ -216,6 +216,9 @@ func (e *Env) cmdSet(args []datadriven.CmdArg) (Output, error) {
 		}
 	}
 	e.C.S = next
+	if err := e.C.applyWALCompression(); err != nil {
+		return Output{}, err
+	}
 	text := "ok"
 	if len(notices) > 0 {
 		text = strings.Join(notices, "\n")
@@ -278,6 +281,7 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 	autovac := true
 	haveShape := false
 	haveColumns, hasVarlena := false, false
+	content := "x"
 	var columns []string
 	for _, a := range args[1:] {
 		if positional(a) {
@@ -338,6 +342,11 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 				return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "must be between 10 and 100"}
 			}
 			shape.Fillfactor = int(n)
+		case "content":
+			if val != "x" && val != "md5" {
+				return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "x (the pad repeats 'x') or md5 (rpad(md5(id), n, md5(id+7)))"}
+			}
+			content = val
 		case "autovacuum":
 			switch val {
 			case "on", "true":
@@ -348,7 +357,7 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 				return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "must be on or off"}
 			}
 		default:
-			return Output{}, fmt.Errorf("table %s: unknown option %q (rows, pages, tuple_bytes, columns, tuples_per_page, fillfactor, autovacuum)", name, a.Key)
+			return Output{}, fmt.Errorf("table %s: unknown option %q (rows, pages, tuple_bytes, columns, tuples_per_page, fillfactor, content, autovacuum)", name, a.Key)
 		}
 	}
 	if tpp > 0 {
@@ -386,6 +395,7 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 	// (id int4, pad text) shapes have a varlena column unless the row is the bare int; columns= say so themselves.
 	r.HasToast = hasVarlena || (!haveColumns && shape.TupleLen > 28)
 	r.Columns = columns
+	r.Content = content
 	c.rels = append(c.rels, r)
 	c.byName[name] = r
 	if c.txn.active {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/sim"
 )
 
@@ -21,7 +22,8 @@ type table struct {
 	with     []string // storage parameters
 	declared int64    // rows an `insert` loads by default
 	next     int64    // the next id
-	fields   []string // COPY text-format fields; "g" is the id
+	fields   []string // COPY text-format fields; "g" is the id, "md5" the md5 pad of the row
+	rel      *heap.Relation
 }
 
 // heapTupleHeader is MAXALIGN(SizeofHeapTupleHeader) for a row without nulls.
@@ -93,9 +95,15 @@ func newTable(st *step, env *sim.Env) (*table, error) {
 	t.fields = []string{"g"}
 	if pad := rel.PadLen(); pad >= 0 {
 		t.cols = append(t.cols, "pad text")
-		t.exprs = append(t.exprs, "repeat('x', "+strconv.Itoa(pad)+")")
 		t.plain = append(t.plain, "pad")
-		t.fields = append(t.fields, strings.Repeat("x", pad))
+		if rel.Content == "md5" {
+			t.exprs = append(t.exprs, fmt.Sprintf("rpad(md5(g::text), %d, md5((g+7)::text))", pad))
+			t.fields = append(t.fields, "md5")
+			t.rel = rel
+		} else {
+			t.exprs = append(t.exprs, "repeat('x', "+strconv.Itoa(pad)+")")
+			t.fields = append(t.fields, strings.Repeat("x", pad))
+		}
 	} else if tlen != 28 {
 		return nil, fmt.Errorf("table %s: no SQL translation for a %d-byte tuple: (id int4, pad text) gives 28, 29 to 155, or 159 and more bytes", name, tlen)
 	}
@@ -127,6 +135,8 @@ func (t *table) copyData(from, to int64) io.Reader {
 			}
 			if f == "g" {
 				b.WriteString(strconv.FormatInt(id, 10))
+			} else if f == "md5" {
+				b.Write(t.rel.PadText(id))
 			} else {
 				b.WriteString(f)
 			}

@@ -51,9 +51,13 @@ const (
 // FPIForHint is xl_tot_len of an XLOG_FPI_FOR_HINT record for a standard page
 // with the given hole (pd_upper − pd_lower): header, one block reference with
 // an image, no main data (XLogSaveBufferForHint, XLogRecordAssemble).
-func FPIForHint(hole int) int {
+func FPIForHint(hole int) int { return FPIForHintBytes(pg.BLCKSZ - hole) }
+
+// FPIForHintBytes is FPIForHint for an image of imageBytes (compressed, with
+// its compress header, under wal_compression).
+func FPIForHintBytes(imageBytes int) int {
 	return SizeOfXLogRecord + SizeOfBlockHeader + SizeOfBlockImageHeader +
-		SizeOfRelFileLocator + SizeOfBlockNumber + (pg.BLCKSZ - hole)
+		SizeOfRelFileLocator + SizeOfBlockNumber + imageBytes
 }
 
 // HeapInsert is xl_tot_len of XLOG_HEAP_INSERT for a tuple of tlen bytes
