@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 
@@ -103,16 +104,20 @@ func (ix *btreeIndex) path(leaf int) []pg.BlockNumber {
 	return out
 }
 
-// imageLen is log_newpage of a standard page holding items line pointers and
-// tuples of 16 bytes (the metapage: its 40-byte BTMetaPageData): the hole
-// between pd_lower and pd_upper is left out.
-func btImageLen(items int, meta bool) int {
-	hole := 8152 - btItemSize*items
+// btImageHole is the hole of a standard btree page holding items line
+// pointers and 16-byte tuples (the metapage: its 40-byte BTMetaPageData),
+// which log_newpage leaves out of the page's image.
+func btImageHole(items int, meta bool) int {
 	if meta {
-		hole = 8176 - (heap.SizeOfPageHeaderData + 40)
+		return 8176 - (heap.SizeOfPageHeaderData + 40)
 	}
+	return 8152 - btItemSize*items
+}
+
+// btImageLen is the XLOG_FPI record of log_newpage for an image of imageBytes.
+func btImageLen(imageBytes int) int {
 	return wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfBlockImageHeader + wal.SizeOfRelFileLocator +
-		wal.SizeOfBlockNumber + pg.BLCKSZ - hole
+		wal.SizeOfBlockNumber + imageBytes
 }
 
 // createIndex is CREATE INDEX NAME ON TABLE (id): the build's heap scan (a
@@ -150,6 +155,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, err
 	ix := newBtree(name, rel, id)
 	c.pool.CreateRel(id, 0, true)
 	c.pool.ExtendOnDisk(id, ix.pages())
+	c.indexOwner(id, ix)
 	// _bt_blwritepage: every page logged as it is written, the metapage last.
 	for lv, pages := range ix.levels {
 		n := len(pages)
@@ -161,12 +167,13 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, err
 			if i == n-1 { // the rightmost page: no high key, and only what is left
 				items = ix.right[lv]
 			}
-			lsn, now := c.wal.Insert(be.Now, &be.WAL, btImageLen(items, false), 1)
+			tag := pg.BufferTag{Rel: id, Block: ix.block(lv, i)}
+			lsn, now := c.wal.Insert(be.Now, &be.WAL, btImageLen(c.imageLen(be, tag, btImageHole(items, false))), 1)
 			be.Now = now
 			c.pool.SetPageLSNOnDisk(id, ix.block(lv, i), lsn)
 		}
 	}
-	lsn, now := c.wal.Insert(be.Now, &be.WAL, btImageLen(0, true), 1)
+	lsn, now := c.wal.Insert(be.Now, &be.WAL, btImageLen(c.imageLen(be, pg.BufferTag{Rel: id}, btImageHole(0, true))), 1)
 	be.Now = now
 	c.pool.SetPageLSNOnDisk(id, 0, lsn)
 	if c.indexes == nil {
@@ -405,7 +412,7 @@ func btSplitLen(nright int) int {
 func (c *Cluster) btWAL(be *bufmgr.Backend, b pg.Buffer, size, blockData, items int, more ...pg.Buffer) {
 	nfpi := 0
 	if c.pool.BufferLSN(b) <= c.wal.RedoRecPtr() {
-		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - (8152 - btItemSize*items) - blockData
+		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(b), 8152-btItemSize*items) - blockData
 		nfpi = 1
 	}
 	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
@@ -608,4 +615,80 @@ func (c *Cluster) indexSessionStart(rel *heap.Relation) {
 		ix.metaCached, ix.opened = false, false
 		ix.fastpath = pg.InvalidBlockNumber
 	}
+}
+
+// pageBytes builds btree page blk (nbtree.h, itup.h) for compressing its
+// image: each item an IndexTupleData (the heap TID, or the child's block
+// above the leaves, and t_info = 16) followed by the int4 key; the high key
+// first on a non-rightmost page; the 16-byte BTPageOpaqueData at the end.
+func (ix *btreeIndex) pageBytes(blk pg.BlockNumber) []byte {
+	p := make([]byte, pg.BLCKSZ)
+	binary.LittleEndian.PutUint16(p[16:], pg.BLCKSZ-16) // pd_special
+	binary.LittleEndian.PutUint16(p[18:], pg.BLCKSZ|4)
+	if blk == 0 { // the metapage: BTMetaPageData after the header
+		binary.LittleEndian.PutUint32(p[24:], 0x053162)
+		binary.LittleEndian.PutUint16(p[12:], uint16(heap.SizeOfPageHeaderData+40))
+		binary.LittleEndian.PutUint16(p[14:], pg.BLCKSZ-16)
+		return p
+	}
+	tpp := int64(ix.rel.Shape.TuplesPerPage())
+	for lv, pages := range ix.levels {
+		for i, b := range pages {
+			if b != blk {
+				continue
+			}
+			rightmost := i == len(pages)-1
+			per := btLeafKeys
+			if lv > 0 {
+				per = btInnerDownlinks
+			}
+			n := per
+			if rightmost {
+				n = ix.right[lv]
+			}
+			var items [][2]uint32 // (block or TID block, key)
+			if !rightmost {
+				items = append(items, [2]uint32{0, uint32((i + 1) * per)}) // high key
+			}
+			for j := 0; j < n; j++ {
+				k := int64(i*per + j)
+				if lv == 0 {
+					items = append(items, [2]uint32{uint32(k / tpp), uint32(k + 1)})
+				} else {
+					items = append(items, [2]uint32{uint32(ix.levels[lv-1][min(i*per+j, len(ix.levels[lv-1])-1)]), uint32(k*btLeafKeys + 1)})
+				}
+			}
+			upper := pg.BLCKSZ - 16
+			for j, it := range items {
+				upper -= 16
+				t := p[upper : upper+16]
+				binary.LittleEndian.PutUint16(t[0:], uint16(it[0]>>16))
+				binary.LittleEndian.PutUint16(t[2:], uint16(it[0]))
+				binary.LittleEndian.PutUint16(t[4:], uint16(j%int(tpp)+1))
+				binary.LittleEndian.PutUint16(t[6:], 16)
+				binary.LittleEndian.PutUint32(t[8:], it[1])
+				binary.LittleEndian.PutUint32(p[heap.SizeOfPageHeaderData+4*j:], uint32(upper)|1<<15|16<<17)
+			}
+			binary.LittleEndian.PutUint16(p[12:], uint16(heap.SizeOfPageHeaderData+4*len(items)))
+			binary.LittleEndian.PutUint16(p[14:], uint16(upper))
+			sp := p[pg.BLCKSZ-16:]
+			if i > 0 {
+				binary.LittleEndian.PutUint32(sp[0:], uint32(pages[i-1]))
+			}
+			if !rightmost {
+				binary.LittleEndian.PutUint32(sp[4:], uint32(pages[i+1]))
+			}
+			binary.LittleEndian.PutUint32(sp[8:], uint32(lv))
+			flags := uint16(0)
+			if lv == 0 {
+				flags |= 1 // BTP_LEAF
+			}
+			if lv == len(ix.levels)-1 {
+				flags |= 2 // BTP_ROOT
+			}
+			binary.LittleEndian.PutUint16(sp[12:], flags)
+			return p
+		}
+	}
+	return p
 }

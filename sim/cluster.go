@@ -54,6 +54,8 @@ type Cluster struct {
 	// indexes are the btree indexes by name; indexByID by their storage.
 	indexes   map[string]*btreeIndex
 	indexByID map[pg.RelID]*btreeIndex
+	// comp is wal_compression's compressor (nil: off).
+	comp wal.Compressor
 	// txn is the open transaction block (begin … commit), if any.
 	txn transaction
 	// tablesCreated counts CREATE TABLEs, whose catalog rows spread onto new pages.
@@ -264,6 +266,7 @@ type transaction struct {
 func (c *Cluster) applyWALCompression() error {
 	m := c.S.Enum("wal_compression")
 	if m == "off" {
+		c.comp = nil
 		c.pool.SetImageBytes(nil)
 		return nil
 	}
@@ -271,22 +274,51 @@ func (c *Cluster) applyWALCompression() error {
 	if err != nil {
 		return &pg.SettingError{Name: "wal_compression", Value: m, Allowed: "off, lz4 or zstd (pglz is not simulated yet)"}
 	}
-	zero := make([]byte, pg.BLCKSZ)
-	c.pool.SetImageBytes(func(t pg.BufferTag, hole int) (int, int64) {
-		var img []byte
-		switch {
-		case int(t.Rel) < len(c.rels) && c.rels[t.Rel] != nil:
-			page := c.rels[t.Rel].PageBytes(t.Block, 750, c.pool.PageLSN(t.Rel, t.Block))
-			img, hole = heap.WithoutHole(page)
-		case c.forkOwner[t.Rel].rel != nil:
-			img, hole = zero, 0
-		default:
-			return pg.BLCKSZ - hole, 0
-		}
-		n, _ := wal.CompressedImage(comp, img, hole)
-		return n, int64(float64(len(img)) * comp.NsPerByte())
-	})
+	c.comp = comp
+	c.pool.SetImageBytes(c.imageBytes)
 	return nil
+}
+
+// imageBytes is what a full-page image of page t takes in a record: the page
+// without its hole, compressed for real under wal_compression (heap pages
+// built from their rows, btree pages from their keys, FSM and VM pages mostly
+// zeros; catalog pages, whose bytes are not modelled, uncompressed), and the
+// CPU time compressing took.
+func (c *Cluster) imageBytes(t pg.BufferTag, hole int) (int, int64) {
+	if c.comp == nil {
+		return pg.BLCKSZ - hole, 0
+	}
+	var img []byte
+	switch {
+	case int(t.Rel) < len(c.rels) && c.rels[t.Rel] != nil:
+		img, hole = heap.WithoutHole(c.rels[t.Rel].PageBytes(t.Block, 750, c.pool.PageLSN(t.Rel, t.Block)))
+	case c.forkOwner[t.Rel].rel != nil:
+		img, hole = make([]byte, pg.BLCKSZ), 0
+	case c.indexByID[t.Rel] != nil:
+		img, hole = heap.WithoutHole(c.indexByID[t.Rel].pageBytes(t.Block))
+	default:
+		return pg.BLCKSZ - hole, 0
+	}
+	n, _ := wal.CompressedImage(c.comp, img, hole)
+	return n, int64(float64(len(img)) * c.comp.NsPerByte())
+}
+
+// imageHole is the hole to give a record-size formula so that its
+// BLCKSZ − hole is the image's bytes in the record (compressed under
+// wal_compression); hole itself when no image is taken.
+func (c *Cluster) imageHole(be *bufmgr.Backend, image bool, b pg.Buffer, hole int) int {
+	if !image || c.comp == nil {
+		return hole
+	}
+	return pg.BLCKSZ - c.imageLen(be, c.pool.Tag(b), hole)
+}
+
+// imageLen is imageBytes for the record-size formulas: the bytes, with the
+// compression's CPU time charged to be.
+func (c *Cluster) imageLen(be *bufmgr.Backend, t pg.BufferTag, hole int) int {
+	n, ns := c.imageBytes(t, hole)
+	be.Now += ns
+	return n
 }
 
 // statWAL is pg_stat_wal as the server reports it.

@@ -222,7 +222,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 			if image {
 				nfpi = 1
 			}
-			lsn, now := c.wal.Insert(be.Now, &be.WAL, multiInsertLen(k, tlen, empty, image, rel.Hole(blk)), nfpi)
+			lsn, now := c.wal.Insert(be.Now, &be.WAL, multiInsertLen(k, tlen, empty, image, c.imageHole(be, image, b, rel.Hole(blk))), nfpi)
 			be.Now = now + int64(k)*costs.InsertTupleNs
 			c.pool.SetPageLSN(b, lsn)
 			if allFrozenSet {
@@ -285,7 +285,7 @@ func (c *Cluster) logVisible(be *bufmgr.Backend, b, vmBuf pg.Buffer) {
 		(wal.SizeOfBlockHeader + wal.SizeOfBlockNumber) + wal.SizeOfShortMainDataHdr + 5
 	nfpi := 0
 	if c.pool.BufferLSN(vmBuf) <= c.wal.RedoRecPtr() {
-		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ
+		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vmBuf), 0)
 		nfpi = 1
 	}
 	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)

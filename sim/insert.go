@@ -79,7 +79,7 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 			nfpi = 1
 		}
 		var lsn pg.LSN
-		lsn, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.HeapInsert(tlen, image, rel.Hole(blk)), nfpi)
+		lsn, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.HeapInsert(tlen, image, c.imageHole(be, image, b, rel.Hole(blk))), nfpi)
 		c.pool.SetPageLSN(b, lsn)
 		c.pool.Unpin(be, b)
 		if err := c.indexInsert(be, rel); err != nil {

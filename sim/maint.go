@@ -236,7 +236,7 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 		if image {
 			nfpi = 1
 		}
-		lsn, now := c.wal.Insert(be.Now, &be.WAL, freezeRecordLen(c.S.Version, n, image, rel.Hole(blk)), nfpi)
+		lsn, now := c.wal.Insert(be.Now, &be.WAL, freezeRecordLen(c.S.Version, n, image, c.imageHole(be, image, b, rel.Hole(blk))), nfpi)
 		be.Now = now
 		c.pool.SetPageLSN(b, lsn)
 	}
@@ -249,7 +249,7 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 		(wal.SizeOfBlockHeader + wal.SizeOfBlockNumber) + wal.SizeOfShortMainDataHdr + 5
 	nfpi := 0
 	if vmImage {
-		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ
+		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vmBuf), 0)
 		nfpi = 1
 	}
 	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
