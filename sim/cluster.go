@@ -272,7 +272,7 @@ func (c *Cluster) applyWALCompression() error {
 	}
 	comp, err := wal.NewCompressor(m)
 	if err != nil {
-		return &pg.SettingError{Name: "wal_compression", Value: m, Allowed: "off, lz4 or zstd (pglz is not simulated yet)"}
+		return &pg.SettingError{Name: "wal_compression", Value: m, Allowed: "off, on, pglz, lz4 or zstd"}
 	}
 	c.comp = comp
 	c.pool.SetImageBytes(c.imageBytes)

@@ -102,7 +102,7 @@ var gucs = []gucDef{
 	{name: "checkpoint_timeout", kind: kindDuration, unitNs: 1e9, min: 30e9, max: 86400e9, modelled: false, def: fixed("5min"), doc: "timed checkpoints not simulated yet"},
 	{name: "max_wal_size", kind: kindSize, unit: pg.UnitMB, min: 2, max: 1 << 31, modelled: false, def: fixed("1GB"), doc: "WAL-triggered checkpoints not simulated yet"},
 	{name: "autovacuum", kind: kindBool, modelled: false, def: fixed("on"), doc: "autovacuum not simulated yet"},
-	{name: "wal_compression", kind: kindEnum, enum: []string{"off", "on", "pglz", "lz4", "zstd"}, modelled: true, def: fixed("off"), doc: "lz4 and zstd compress hint-bit images for real; pglz not simulated yet"},
+	{name: "wal_compression", kind: kindEnum, enum: []string{"off", "on", "pglz", "lz4", "zstd"}, modelled: true, def: fixed("off"), doc: "full-page images compressed for real (pglz, lz4, zstd; on = pglz)"},
 	{name: "track_io_timing", kind: kindBool, modelled: false, def: fixed("off"), doc: "I/O timings are always computed"},
 	{name: "wal_level", kind: kindEnum, enum: []string{"minimal", "replica", "logical"}, restart: true, modelled: false, def: fixed("replica"), doc: "replica assumed"},
 }

@@ -407,7 +407,7 @@ func (r *runner) actInsert(ctx context.Context, st *step) error {
 // different matches than liblz4 and libzstd).
 func (r *runner) walBytesTol() Tol {
 	if r.walCompression != "" && r.walCompression != "off" {
-		return Tol{Pct: 3, Why: "images compressed by Go implementations of " + r.walCompression + ", whose match finding differs a little from the C libraries'"}
+		return Tol{Pct: 3, Why: "images compressed from the modelled page bytes, by Go implementations of " + r.walCompression}
 	}
 	return Tol{Pct: 1}
 }

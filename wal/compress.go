@@ -24,11 +24,12 @@ type Compressor interface {
 	NsPerByte() float64
 }
 
-// NewCompressor is the wal_compression method: lz4 (LZ4_compress_default)
-// or zstd (ZSTD_compress at the default level 3); pglz (and "on") is not
-// modelled yet.
+// NewCompressor is the wal_compression method: pglz (also "on"), lz4
+// (LZ4_compress_default) or zstd (ZSTD_compress at the default level 3).
 func NewCompressor(method string) (Compressor, error) {
 	switch method {
+	case "pglz", "on":
+		return &pglzComp{}, nil
 	case "lz4":
 		return &lz4Comp{}, nil
 	case "zstd":
@@ -38,7 +39,7 @@ func NewCompressor(method string) (Compressor, error) {
 		}
 		return &zstdComp{enc: enc}, nil
 	}
-	return nil, fmt.Errorf("wal_compression=%s is not simulated yet (lz4 and zstd are)", method)
+	return nil, fmt.Errorf("wal_compression=%s: unknown method (pglz, lz4, zstd)", method)
 }
 
 type lz4Comp struct {
