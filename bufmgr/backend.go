@@ -21,6 +21,9 @@ type Backend struct {
 	WAL wal.Usage
 	// Rejects counts StrategyRejectBuffer refusals (for tracing and tests).
 	Rejects int64
+	// IOReadNs is the time spent reading data files or waiting for reads
+	// (track_io_timing's "I/O Timings: shared read").
+	IOReadNs int64
 
 	pins []pinEntry
 }

@@ -230,7 +230,9 @@ func (p *Pool) ReadBuffer(be *Backend, t pg.BufferTag, r *strategy.Ring) (pg.Buf
 		return b, hit, err
 	}
 	p.CountRead(be, r, 1)
+	before := be.Now
 	be.Now = p.io.SyncRead(be.Now, 1)
+	be.IOReadNs += be.Now - before
 	return b, false, nil
 }
 

@@ -111,6 +111,7 @@ func (s *ReadStream) Next() (pg.Buffer, pg.BlockNumber, bool, error) {
 		s.head = 0
 	}
 	if e.ioLen > 0 { // WaitReadBuffers
+		before := s.be.Now
 		if s.p.io.Async() {
 			if e.doneAt > s.be.Now {
 				s.be.Now = e.doneAt
@@ -118,6 +119,7 @@ func (s *ReadStream) Next() (pg.Buffer, pg.BlockNumber, bool, error) {
 		} else {
 			s.be.Now = s.p.io.SyncRead(s.be.Now, e.ioLen)
 		}
+		s.be.IOReadNs += s.be.Now - before
 		s.iosInFlight--
 		if s.cfg.Version >= 17 {
 			s.distance = min(s.distance*2, s.maxPinned)

@@ -102,7 +102,7 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 		return nil, err
 	}
 	res := &StmtResult{Kind: "Analyze", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: ringN,
-		Buf: be.Buf, WAL: be.WAL}
+		Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	res.Extra = append(res.Extra, fmt.Sprintf("scanned %d of %d pages", sampled, nblocks))
 	if nblocks == 0 {
 		res.Extra = append(res.Extra, "notice: the table is empty: nothing sampled")

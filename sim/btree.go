@@ -181,7 +181,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, err
 	}
 	c.indexes[name] = ix
 	c.indexOwner(id, ix)
-	res := &StmtResult{Kind: "Create Index", Relation: rel.Name, Strategy: strategy.BulkRead, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL}
+	res := &StmtResult{Kind: "Create Index", Relation: rel.Name, Strategy: strategy.BulkRead, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	if ringN == 0 {
 		res.Strategy = strategy.Normal
 	}
@@ -216,11 +216,11 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 		return nil, err
 	}
 	// Planning: _bt_getrootheight reads the metapage (not in EXPLAIN's executor counters).
-	saved := be.Buf
+	saved, savedIO := be.Buf, be.IOReadNs
 	if err := c.readRelease(be, pg.BufferTag{Rel: ix.id, Block: 0}); err != nil {
 		return nil, err
 	}
-	be.Buf = saved
+	be.Buf, be.IOReadNs = saved, savedIO
 	be.Now += costs.StatementNs
 	start := c.now
 	from, to = max(from, 1), min(to, ix.keys)
@@ -276,7 +276,7 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 			rel.SetFlags(blk, heap.PageHinted)
 		}
 	}
-	res := &StmtResult{Kind: "Index Scan using " + ix.name, Relation: rel.Name, Buf: be.Buf, WAL: be.WAL}
+	res := &StmtResult{Kind: "Index Scan using " + ix.name, Relation: rel.Name, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	res.Extra = append(res.Extra, fmt.Sprintf("Index Cond: ((id >= %d) AND (id <= %d))", from, to))
 	c.finish([]*participant{{be: be}})
 	if res.WAL.Records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {

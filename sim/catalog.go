@@ -141,8 +141,9 @@ func subPins(a, b []catalogPin) []catalogPin {
 // it is the first to hint (MarkBufferDirtyHint: an image when hints are
 // WAL-logged), which happens once.
 func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
-	saved, savedWAL := be.Buf, be.WAL
+	saved, savedWAL, savedIO := be.Buf, be.WAL, be.IOReadNs
 	defer func() {
+		be.IOReadNs = savedIO
 		// Catalog WAL (hint images) is the session's, not the statement's.
 		extra := bufmgr.Backend{Type: be.Type, WAL: be.WAL.Sub(savedWAL)}
 		c.foldWAL(&extra)

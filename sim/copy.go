@@ -263,7 +263,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 		c.pool.Unpin(be, vmBuf)
 	}
 	rel.TargetBlock = curBlk
-	res := &StmtResult{Kind: "Copy", Relation: rel.Name, Strategy: strategy.BulkWrite, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL}
+	res := &StmtResult{Kind: "Copy", Relation: rel.Name, Strategy: strategy.BulkWrite, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	c.endStatement(be, true)
 	c.finish([]*participant{p})
 	res.TimeNs = c.now - start

@@ -18,6 +18,7 @@ func (e *Env) stmt(run func() (*StmtResult, error)) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
+	r.IOTimings, r.Version = e.C.S.Bool("track_io_timing"), int(e.C.S.Version)
 	return Output{Text: r.Text(), JSON: r.JSON()}, nil
 }
 

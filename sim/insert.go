@@ -94,7 +94,7 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 		return nil, err
 	}
 	// EXPLAIN's counters stop with the executor; the commit comes after.
-	res := &StmtResult{Kind: "Insert", Relation: rel.Name, Buf: be.Buf, WAL: be.WAL}
+	res := &StmtResult{Kind: "Insert", Relation: rel.Name, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	c.endStatement(be, true)
 	c.finish([]*participant{p})
 	res.TimeNs = c.now - start

@@ -22,7 +22,7 @@ func (c *Cluster) checkpoint() (*StmtResult, error) {
 	written := c.pool.BufferSync(be, false)
 	be.Now = c.wal.FinishCheckpoint(be.Now, &be.WAL)
 	c.finish([]*participant{{be: be}})
-	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, TimeNs: c.now - start}
+	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
 	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; WAL %d bytes", written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-lsn0))
 	c.foldWAL(be)
 	return res, nil
@@ -39,7 +39,7 @@ func (c *Cluster) evict(rel *heap.Relation) (*StmtResult, error) {
 		r = c.pool.Evict(be, rel.ID, false)
 	}
 	c.finish([]*participant{{be: be}})
-	res := &StmtResult{Kind: "Evict", Buf: be.Buf, WAL: be.WAL, TimeNs: c.now - start}
+	res := &StmtResult{Kind: "Evict", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
 	if rel != nil {
 		res.Relation = rel.Name
 	}
@@ -124,7 +124,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	}
 	// VACUUM VERBOSE reports the table's usage up to here.
 	res := &StmtResult{Kind: "Vacuum", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: ringN,
-		Buf: be.Buf, WAL: be.WAL}
+		Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	// The transaction ends with the invalidations of the pg_class row logged
 	// for standbys (XLOG_STANDBY_INVALIDATIONS: no xid, so no commit record);
 	// then the table's TOAST relation, empty here, is vacuumed the same way.

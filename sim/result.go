@@ -28,6 +28,9 @@ type StmtResult struct {
 	Scanned, RelPages int
 	// CREATE INDEX: the index's size.
 	IndexPages int
+	// IOTimings prints "I/O Timings:" (track_io_timing), as version Version words it.
+	IOTimings bool
+	Version   int
 }
 
 // JSON is the result object of SCENARIOS.md's machine-readable output.
@@ -86,6 +89,13 @@ func (r *StmtResult) Text() string {
 		if r.WAL.BuffersFull != 0 {
 			fmt.Fprintf(&b, " buffers full=%d", r.WAL.BuffersFull)
 		}
+	}
+	if r.IOTimings && r.IOReadNs > 0 {
+		label := "read"
+		if r.Version >= 16 {
+			label = "shared read"
+		}
+		fmt.Fprintf(&b, "\n  I/O Timings: %s=%.3f", label, float64(r.IOReadNs)/1e6)
 	}
 	if r.RingBuffers > 0 && r.Strategy == strategy.BulkRead {
 		fmt.Fprintf(&b, "\n  Ring: rejected dirty buffers=%d", r.Rejects)

@@ -339,6 +339,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	c.finish(append(ps, &participant{be: leader}))
 	for i, be := range all {
 		res.Buf.Add(be.Buf)
+		res.IOReadNs += be.IOReadNs
 		res.WAL.Add(be.WAL)
 		if i > 0 {
 			// ExecParallelFinish adds each worker's WalUsage to the leader's

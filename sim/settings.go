@@ -103,7 +103,7 @@ var gucs = []gucDef{
 	{name: "max_wal_size", kind: kindSize, unit: pg.UnitMB, min: 2, max: 1 << 31, modelled: false, def: fixed("1GB"), doc: "WAL-triggered checkpoints not simulated yet"},
 	{name: "autovacuum", kind: kindBool, modelled: false, def: fixed("on"), doc: "autovacuum not simulated yet"},
 	{name: "wal_compression", kind: kindEnum, enum: []string{"off", "on", "pglz", "lz4", "zstd"}, modelled: true, def: fixed("off"), doc: "full-page images compressed for real (pglz, lz4, zstd; on = pglz)"},
-	{name: "track_io_timing", kind: kindBool, modelled: false, def: fixed("off"), doc: "I/O timings are always computed"},
+	{name: "track_io_timing", kind: kindBool, modelled: true, def: fixed("off"), doc: "print I/O Timings: in statement output (io_read_ms is always computed)"},
 	{name: "wal_level", kind: kindEnum, enum: []string{"minimal", "replica", "logical"}, restart: true, modelled: false, def: fixed("replica"), doc: "replica assumed"},
 }
 
