@@ -471,25 +471,11 @@ func (c *Cluster) btInsert(be *bufmgr.Backend, ix *btreeIndex) error {
 		}
 	}
 	if len(ix.levels) == 0 {
-		// _bt_getroot(BT_WRITE) on an empty index: a root leaf, and the metapage points at it.
-		mb, err := c.btMeta(be, ix, true)
-		if err != nil {
+		// _bt_getroot(BT_WRITE) on an empty index: a root leaf.
+		if err := c.btNewRoot(be, ix, btNewRootLeafLen, 0); err != nil {
 			return err
 		}
-		rb, blk, err := c.btNewPage(be, ix)
-		if err != nil {
-			return err
-		}
-		c.pool.MarkBufferDirty(be, rb)
-		lsn, now := c.wal.Insert(be.Now, &be.WAL, btNewRootLeafLen, 0)
-		be.Now = now
-		c.pool.SetPageLSN(rb, lsn)
-		c.pool.SetPageLSN(mb, lsn)
-		c.pool.Unpin(be, rb)
-		c.pool.Unpin(be, mb)
-		ix.levels = [][]pg.BlockNumber{{blk}}
-		ix.right = []int{0}
-		ix.cachedRoot = blk
+		ix.cachedRoot = ix.levels[0][0]
 	}
 	height := len(ix.levels) - 1
 	leaf := ix.levels[0][len(ix.levels[0])-1]
@@ -577,7 +563,14 @@ func (c *Cluster) btAdd(be *bufmgr.Backend, ix *btreeIndex, lv int, b pg.Buffer)
 		c.pool.Unpin(be, pb)
 		return nil
 	}
-	// The root split: a new root with the two downlinks; the metapage points at it.
+	// The root split: a new root above, with the two downlinks.
+	return c.btNewRoot(be, ix, btNewRootLen, 2)
+}
+
+// btNewRoot is _bt_getroot's first root or _bt_newroot: a new page on a new
+// top level holding items, the metapage dirtied to point at it, and the
+// XLOG_BTREE_NEWROOT record (of size) registering both.
+func (c *Cluster) btNewRoot(be *bufmgr.Backend, ix *btreeIndex, size, items int) error {
 	mb, err := c.btMeta(be, ix, true)
 	if err != nil {
 		return err
@@ -587,14 +580,14 @@ func (c *Cluster) btAdd(be *bufmgr.Backend, ix *btreeIndex, lv int, b pg.Buffer)
 		return err
 	}
 	c.pool.MarkBufferDirty(be, nb)
-	lsn, now := c.wal.Insert(be.Now, &be.WAL, btNewRootLen, 0)
+	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, 0)
 	be.Now = now
 	c.pool.SetPageLSN(nb, lsn)
 	c.pool.SetPageLSN(mb, lsn)
 	c.pool.Unpin(be, nb)
 	c.pool.Unpin(be, mb)
 	ix.levels = append(ix.levels, []pg.BlockNumber{nblk})
-	ix.right = append(ix.right, 2)
+	ix.right = append(ix.right, items)
 	return nil
 }
 

@@ -228,30 +228,26 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 	return nil
 }
 
-// vacuumWindowPins re-pins, inside VACUUM's counted window, the most pinned
-// pages of the vacuum profile: the catalog lookups VACUUM makes as it ends
-// (vac_update_relstats and the like), which VACUUM VERBOSE counts as hits.
+// vacuumWindowPins re-pins, inside VACUUM's counted window, the catalog
+// lookups VACUUM makes as it ends (vac_update_relstats and the like), which
+// VACUUM VERBOSE counts as hits; one of the measured hits is the pg_class
+// page, which the model pins itself.
 func (c *Cluster) vacuumWindowPins(be *bufmgr.Backend) error {
 	prof := catalogFor(c.S.Version)
-	n := prof.vacuumWindowHits - 1
-	pins := decodePins(prof.kinds[catalogVacuum])
-	for blk := 0; blk < len(pins) && n > 0; blk++ {
-		for k := 0; k < pins[blk].n && n > 0; k++ {
-			if err := c.readRelease(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}); err != nil {
-				return err
-			}
-			n--
-		}
-	}
-	return nil
+	return c.windowPins(be, catalogVacuum, prof.vacuumWindowHits-1)
 }
 
 // indexInsertPins pins, inside the statement, the catalog pages of a
-// session's first index insertion: the most pinned pages of the insert profile.
+// session's first index insertion (the btree's support functions looked up).
 func (c *Cluster) indexInsertPins(be *bufmgr.Backend) error {
 	prof := catalogFor(c.S.Version)
-	n := prof.indexInsertHits
-	pins := decodePins(prof.kinds[catalogInsert])
+	return c.windowPins(be, catalogInsert, prof.indexInsertHits)
+}
+
+// windowPins makes n catalog pins counted in the statement, on the most
+// pinned pages of kind's profile.
+func (c *Cluster) windowPins(be *bufmgr.Backend, kind catalogKind, n int) error {
+	pins := decodePins(catalogFor(c.S.Version).kinds[kind])
 	for blk := 0; blk < len(pins) && n > 0; blk++ {
 		for k := 0; k < pins[blk].n && n > 0; k++ {
 			if err := c.readRelease(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}); err != nil {
