@@ -223,6 +223,7 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 	be.Buf, be.IOReadNs = saved, savedIO
 	be.Now += costs.StatementNs
 	start := c.now
+	cond := fmt.Sprintf("Index Cond: ((id >= %d) AND (id <= %d))", from, to)
 	from, to = max(from, 1), min(to, ix.keys)
 	tpp := int64(rel.Shape.TuplesPerPage())
 	heapBuf, heapBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
@@ -277,7 +278,7 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 		}
 	}
 	res := &StmtResult{Kind: "Index Scan using " + ix.name, Relation: rel.Name, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
-	res.Extra = append(res.Extra, fmt.Sprintf("Index Cond: ((id >= %d) AND (id <= %d))", from, to))
+	res.Extra = append(res.Extra, cond)
 	c.finish([]*participant{{be: be}})
 	if res.WAL.Records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
 		c.wakeWalWriter(c.now)
