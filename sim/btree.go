@@ -91,14 +91,19 @@ func (ix *btreeIndex) pages() int { return ix.blocks }
 func (ix *btreeIndex) block(lv, i int) pg.BlockNumber { return ix.levels[lv][i] }
 
 // leafOf is the leaf holding key k.
-func (ix *btreeIndex) leafOf(k int64) int { return int((k - 1) / btLeafKeys) }
+// Every leaf but the rightmost holds btLeafKeys keys; the rightmost holds
+// the rest (up to btMaxItems before it splits).
+func (ix *btreeIndex) leafOf(k int64) int {
+	return min(int((k-1)/btLeafKeys), len(ix.levels[0])-1)
+}
 
 // path is root to leaf's parent: the pages _bt_search reads before the leaf.
 func (ix *btreeIndex) path(leaf int) []pg.BlockNumber {
 	var out []pg.BlockNumber
 	i := leaf
 	for lv := 1; lv < len(ix.levels); lv++ {
-		i /= btInnerDownlinks
+		// Likewise a rightmost internal page holds the downlinks beyond the others'.
+		i = min(i/btInnerDownlinks, len(ix.levels[lv])-1)
 		out = append([]pg.BlockNumber{ix.block(lv, i)}, out...)
 	}
 	return out
@@ -227,6 +232,11 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 	from, to = max(from, 1), min(to, ix.keys)
 	tpp := int64(rel.Shape.TuplesPerPage())
 	heapBuf, heapBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	defer func() { // on an error path too
+		if heapBuf != pg.InvalidBuffer {
+			c.pool.Unpin(be, heapBuf)
+		}
+	}()
 	hintedHere := map[pg.BlockNumber]int64{}
 	var err error
 	if from <= to && len(ix.levels) > 0 {
@@ -240,15 +250,22 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 			if err != nil {
 				return nil, err
 			}
+			unpinLeaf := func() { c.pool.Unpin(be, lb) }
 			lo := max(from, int64(leaf)*btLeafKeys+1)
 			hi := min(to, int64(leaf+1)*btLeafKeys)
+			if leaf == len(ix.levels[0])-1 {
+				hi = to // the rightmost leaf holds every key past the others
+			}
 			for k := lo; k <= hi; k++ {
 				blk := pg.BlockNumber((k - 1) / tpp)
 				if blk != heapBlk {
 					if heapBuf != pg.InvalidBuffer {
 						c.pool.Unpin(be, heapBuf)
 					}
+					heapBuf = pg.InvalidBuffer
 					if heapBuf, _, err = c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil); err != nil {
+						heapBuf = pg.InvalidBuffer
+						unpinLeaf()
 						return nil, err
 					}
 					heapBlk = blk
@@ -265,11 +282,8 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 					be.Now += costs.TupleNs
 				}
 			}
-			c.pool.Unpin(be, lb)
+			unpinLeaf()
 		}
-	}
-	if heapBuf != pg.InvalidBuffer {
-		c.pool.Unpin(be, heapBuf)
 	}
 	// A page is hinted through once every tuple on it was checked.
 	for blk, n := range hintedHere {
@@ -640,27 +654,38 @@ func (ix *btreeIndex) pageBytes(blk pg.BlockNumber) []byte {
 			if rightmost {
 				n = ix.right[lv]
 			}
-			var items [][2]uint32 // (block or TID block, key)
-			if !rightmost {
-				items = append(items, [2]uint32{0, uint32((i + 1) * per)}) // high key
+			// span is the keys one child of this page covers.
+			span := int64(1)
+			for l := 1; l <= lv; l++ {
+				if l == 1 {
+					span = btLeafKeys
+				} else {
+					span *= btInnerDownlinks
+				}
+			}
+			type item struct{ blk, off, key uint32 }
+			var items []item
+			if !rightmost { // the high key: the next page's first key
+				items = append(items, item{0, 0, uint32(int64((i+1)*per)*span + 1)})
 			}
 			for j := 0; j < n; j++ {
-				k := int64(i*per + j)
+				c := int64(i*per + j) // entry index on this level
 				if lv == 0 {
-					items = append(items, [2]uint32{uint32(k / tpp), uint32(k + 1)})
+					items = append(items, item{uint32(c / tpp), uint32(c%tpp + 1), uint32(c + 1)})
 				} else {
-					items = append(items, [2]uint32{uint32(ix.levels[lv-1][min(i*per+j, len(ix.levels[lv-1])-1)]), uint32(k*btLeafKeys + 1)})
+					child := ix.levels[lv-1][min(int(c), len(ix.levels[lv-1])-1)]
+					items = append(items, item{uint32(child), 1, uint32(c*span + 1)})
 				}
 			}
 			upper := pg.BLCKSZ - 16
 			for j, it := range items {
 				upper -= 16
 				t := p[upper : upper+16]
-				binary.LittleEndian.PutUint16(t[0:], uint16(it[0]>>16))
-				binary.LittleEndian.PutUint16(t[2:], uint16(it[0]))
-				binary.LittleEndian.PutUint16(t[4:], uint16(j%int(tpp)+1))
+				binary.LittleEndian.PutUint16(t[0:], uint16(it.blk>>16))
+				binary.LittleEndian.PutUint16(t[2:], uint16(it.blk))
+				binary.LittleEndian.PutUint16(t[4:], uint16(it.off))
 				binary.LittleEndian.PutUint16(t[6:], 16)
-				binary.LittleEndian.PutUint32(t[8:], it[1])
+				binary.LittleEndian.PutUint32(t[8:], it.key)
 				binary.LittleEndian.PutUint32(p[heap.SizeOfPageHeaderData+4*j:], uint32(upper)|1<<15|16<<17)
 			}
 			binary.LittleEndian.PutUint16(p[12:], uint16(heap.SizeOfPageHeaderData+4*len(items)))

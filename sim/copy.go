@@ -120,6 +120,14 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 	cur := pg.InvalidBuffer // bistate->current_buf
 	curBlk := pg.InvalidBlockNumber
 	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	// FreeBulkInsertState: the state's pin goes (on an error path too), and the ring with it.
+	defer func() {
+		for _, b := range []pg.Buffer{cur, vmBuf} {
+			if b != pg.InvalidBuffer {
+				c.pool.Unpin(be, b)
+			}
+		}
+	}()
 	first := rel.Rows + 1
 	var done int64
 	// getBuffer is RelationGetBufferForTuple with a BulkInsertState.
@@ -139,6 +147,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 			if target != curBlk { // ReadBufferBI: a new pin unless it is the state's buffer
 				if cur != pg.InvalidBuffer {
 					c.pool.Unpin(be, cur)
+					cur, curBlk = pg.InvalidBuffer, pg.InvalidBlockNumber
 				}
 				b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: target}, ring)
 				if err != nil {
@@ -161,6 +170,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 		// Extend by one page (ReadBufferBI(P_NEW)) from the ring.
 		if cur != pg.InvalidBuffer {
 			c.pool.Unpin(be, cur)
+			cur, curBlk = pg.InvalidBuffer, pg.InvalidBlockNumber
 		}
 		b, blk, err := c.pool.Extend(be, rel.ID, ring)
 		if err != nil {
@@ -196,10 +206,13 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 				if want := blk / heapBlocksPerVMPage; want != vmBlk {
 					if vmBuf != pg.InvalidBuffer {
 						c.pool.Unpin(be, vmBuf)
+						vmBuf = pg.InvalidBuffer
 					}
-					if vmBuf, _, err = c.forkReadBuf(be, rel, pg.VMFork, want, true); err != nil {
+					nb, _, err := c.forkReadBuf(be, rel, pg.VMFork, want, true)
+					if err != nil {
 						return err
 					}
+					vmBuf = nb
 					vmBlk = want
 				}
 			}
@@ -254,13 +267,6 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 	}
 	if err := c.run([]*participant{p}); err != nil {
 		return nil, err
-	}
-	// FreeBulkInsertState: the state's pin goes, and the ring with it.
-	if cur != pg.InvalidBuffer {
-		c.pool.Unpin(be, cur)
-	}
-	if vmBuf != pg.InvalidBuffer {
-		c.pool.Unpin(be, vmBuf)
 	}
 	rel.TargetBlock = curBlk
 	res := &StmtResult{Kind: "Copy", Relation: rel.Name, Strategy: strategy.BulkWrite, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/sim"
 )
@@ -29,6 +28,8 @@ type runner struct {
 	indexes        map[string]string // index → its table
 	txConn         *pgx.Conn         // the session of an open begin … commit block
 	walCompression string            // wal_compression in force
+	notices        []string          // the notices sessions received (VERBOSE reports)
+	clusterSeen    bool
 }
 
 // action runs one step on the server and adds its rows to the report.
@@ -92,6 +93,11 @@ func (r *runner) translate(st *step) (action, error) {
 	major := r.srv.Major
 	switch st.cmd {
 	case "cluster":
+		if r.clusterSeen {
+			return nil, fmt.Errorf("%s: verify runs one cluster per scenario; this is a second cluster line", lineText(st))
+		}
+		r.clusterSeen = true
+		r.srv.OnNotice = func(m string) { r.notices = append(r.notices, m) }
 		return r.actCluster(st)
 	case "set":
 		return r.actSet, nil
@@ -113,7 +119,12 @@ func (r *runner) translate(st *step) (action, error) {
 	case "commit":
 		return r.actCommit, nil
 	case "truncate":
-		return r.simple(func(st *step) string { return "TRUNCATE " + st.args[0].Key }), nil
+		return func(ctx context.Context, st *step) error {
+			if t := r.tables[st.args[0].Key]; t != nil {
+				t.next = 1 // the simulator numbers a truncated table's rows from 1 again
+			}
+			return r.simple(func(st *step) string { return "TRUNCATE " + st.args[0].Key })(ctx, st)
+		}, nil
 	case "checkpoint":
 		return r.actCheckpoint, nil
 	case "evict":
@@ -574,26 +585,14 @@ func (r *runner) actVacuum(ctx context.Context, st *step) error {
 			opts += ", FREEZE"
 		}
 	}
-	var msgs []string
-	cfg, err := pgx.ParseConfig(r.srv.connString())
-	if err != nil {
+	r.notices = r.notices[:0]
+	if err := r.session(ctx, func(conn *pgx.Conn) error {
+		_, err := conn.Exec(ctx, sqlVacuum(st.args[0].Key, opts))
+		return err
+	}); err != nil {
 		return err
 	}
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { msgs = append(msgs, n.Message+"\n"+n.Detail) }
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, sqlVacuum(st.args[0].Key, opts)); err != nil {
-		return err
-	}
-	for _, q := range sessionEnd {
-		if _, err := conn.Exec(ctx, q); err != nil {
-			return err
-		}
-	}
-	all := strings.Join(msgs, "\n")
+	all := strings.Join(r.notices, "\n")
 	b := reVacBuf.FindStringSubmatch(all)
 	w := reVacWAL.FindStringSubmatch(all)
 	if b == nil || w == nil {
@@ -615,33 +614,22 @@ var reAnalyze = regexp.MustCompile(`scanned (\d+) of (\d+) pages`)
 // actAnalyze: ANALYZE (VERBOSE) reports how many pages it sampled; its WAL
 // is the LSN distance (with the pg_statistic rows the model does not write).
 func (r *runner) actAnalyze(ctx context.Context, st *step) error {
-	var msgs []string
-	cfg, err := pgx.ParseConfig(r.srv.connString())
-	if err != nil {
-		return err
-	}
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { msgs = append(msgs, n.Message) }
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.Background())
-	lsn0, err := insertLSN(ctx, conn)
-	if err != nil {
-		return err
-	}
-	if _, err := conn.Exec(ctx, "ANALYZE (VERBOSE) "+st.args[0].Key); err != nil {
-		return err
-	}
-	lsn1, err := insertLSN(ctx, conn)
-	if err != nil {
-		return err
-	}
-	for _, q := range sessionEnd {
-		if _, err := conn.Exec(ctx, q); err != nil {
+	var lsn0, lsn1 pg.LSN
+	r.notices = r.notices[:0]
+	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
+		if lsn0, err = insertLSN(ctx, conn); err != nil {
 			return err
 		}
+		if _, err = conn.Exec(ctx, "ANALYZE (VERBOSE) "+st.args[0].Key); err != nil {
+			return err
+		}
+		lsn1, err = insertLSN(ctx, conn)
+		return err
+	})
+	if err != nil {
+		return err
 	}
+	msgs := r.notices
 	m := reAnalyze.FindStringSubmatch(strings.Join(msgs, "\n"))
 	if m == nil {
 		return fmt.Errorf("ANALYZE VERBOSE printed no page count:\n%s", strings.Join(msgs, "\n"))
@@ -714,7 +702,12 @@ func (r *runner) actIndexScan(ctx context.Context, st *step) error {
 				return err
 			}
 		}
-		return conn.QueryRow(ctx, sql).Scan(&raw)
+		if err := conn.QueryRow(ctx, sql).Scan(&raw); err != nil {
+			return err
+		}
+		// Inside begin … commit the session goes on: later scans must be planned as usual.
+		_, err := conn.Exec(ctx, "RESET enable_seqscan; RESET enable_bitmapscan; RESET enable_indexonlyscan")
+		return err
 	})
 	if err != nil {
 		return err

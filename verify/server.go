@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -34,6 +35,8 @@ type Server struct {
 	Version string // the full version string, e.g. "15.18 (Debian 15.18-0+deb12u1)"
 	Root    string // temporary directory: data/, the socket, server.log
 	Keep    bool   // leave the (stopped) data directory behind on Close
+	// OnNotice receives the notices of every session (set before connecting).
+	OnNotice func(msg string)
 
 	cred     *syscall.Credential // run the server's programs as this user (when we are root)
 	uid, gid int
@@ -186,9 +189,17 @@ func (s *Server) Close() error {
 	return errors.Join(errs...)
 }
 
-// Connect opens a new session, as psql -c does for each command.
+// Connect opens a new session, as psql -c does for each command. Notices
+// (VACUUM and ANALYZE VERBOSE's reports) go to OnNotice when set.
 func (s *Server) Connect(ctx context.Context) (*pgx.Conn, error) {
-	return pgx.Connect(ctx, s.connString())
+	cfg, err := pgx.ParseConfig(s.connString())
+	if err != nil {
+		return nil, err
+	}
+	if s.OnNotice != nil {
+		cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { s.OnNotice(n.Message + "\n" + n.Detail) }
+	}
+	return pgx.ConnectConfig(ctx, cfg)
 }
 
 func (s *Server) connString() string {
