@@ -3,7 +3,6 @@ package sim
 import (
 	"fmt"
 
-	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
@@ -58,11 +57,10 @@ func (bs *blockSampler) next() pg.BlockNumber {
 // new relpages and reltuples in place. (The pg_statistic rows it writes are
 // catalog work the model leaves out.)
 func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
-	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	if err := c.touchCatalog(be, catalogVacuum); err != nil {
+	be, err := c.beginStatement(catalogVacuum)
+	if err != nil {
 		return nil, err
 	}
-	be.Now += costs.StatementNs
 	start := c.now
 	nblocks := rel.NPages()
 	target := 300 * int(c.S.Int("default_statistics_target"))

@@ -129,11 +129,10 @@ func btImageLen(imageBytes int) int {
 // seq scan's strategy: a BULKREAD ring over NBuffers/4, hint bits set on every
 // tuple it checks), then the index pages written and logged page by page.
 func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, error) {
-	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	if err := c.touchCatalog(be, catalogTable); err != nil {
+	be, err := c.beginStatement(catalogTable)
+	if err != nil {
 		return nil, err
 	}
-	be.Now += costs.StatementNs
 	start := c.now
 	nblocks := rel.NPages()
 	ringN := 0
@@ -228,6 +227,7 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 	be.Buf, be.IOReadNs = saved, savedIO
 	be.Now += costs.StatementNs
 	start := c.now
+	askFrom, askTo := from, to
 	cond := fmt.Sprintf("Index Cond: ((id >= %d) AND (id <= %d))", from, to)
 	from, to = max(from, 1), min(to, ix.keys)
 	tpp := int64(rel.Shape.TuplesPerPage())
@@ -291,7 +291,8 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 			rel.SetFlags(blk, heap.PageHinted)
 		}
 	}
-	res := &StmtResult{Kind: "Index Scan using " + ix.name, Relation: rel.Name, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
+	res := &StmtResult{Kind: "Index Scan using " + ix.name, Relation: rel.Name, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs,
+		From: askFrom, To: askTo}
 	res.Extra = append(res.Extra, cond)
 	c.finish([]*participant{{be: be}})
 	if res.WAL.Records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {

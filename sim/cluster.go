@@ -330,6 +330,18 @@ func (c *Cluster) statWAL() wal.Usage {
 	return u
 }
 
+// beginStatement starts a statement in a new client session: its catalog
+// pins (connection, planning, executor start), then the statement's fixed
+// parse/plan/start cost.
+func (c *Cluster) beginStatement(kind catalogKind) (*bufmgr.Backend, error) {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	if err := c.touchCatalog(be, kind); err != nil {
+		return nil, err
+	}
+	be.Now += costs.StatementNs
+	return be, nil
+}
+
 // session is a client session that only pins catalog pages (a utility
 // command, or a query of statistics).
 func (c *Cluster) session(kind catalogKind) error {

@@ -107,11 +107,10 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 	if freeze && !c.txn.created[rel.ID] {
 		return nil, fmt.Errorf("copy %s freeze: %s", rel.Name, errCopyFreeze)
 	}
-	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	if err := c.touchCatalog(be, catalogCopy); err != nil {
+	be, err := c.beginStatement(catalogCopy)
+	if err != nil {
 		return nil, err
 	}
-	be.Now += costs.StatementNs
 	start := c.now
 	ringN := c.RingBuffers(strategy.BulkWrite)
 	ring := strategy.NewRing(strategy.BulkWrite, ringN)

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -16,11 +15,10 @@ import (
 // tuple, so no image); a page last logged before the redo pointer gets a
 // full-page image. The commit record is flushed (synchronous commit).
 func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error) {
-	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	if err := c.touchCatalog(be, catalogInsert); err != nil {
+	be, err := c.beginStatement(catalogInsert)
+	if err != nil {
 		return nil, err
 	}
-	be.Now += costs.StatementNs
 	start := c.now
 	p := &participant{be: be}
 	var done int64

@@ -58,11 +58,10 @@ func (c *Cluster) evict(rel *heap.Relation) (*StmtResult, error) {
 // the visibility map with XLOG_HEAP2_VISIBLE. Afterwards pg_class.reltuples
 // and relpages are known, which changes the planner's choices.
 func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
-	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	if err := c.touchCatalog(be, catalogVacuum); err != nil {
+	be, err := c.beginStatement(catalogVacuum)
+	if err != nil {
 		return nil, err
 	}
-	be.Now += costs.StatementNs
 	start := c.now
 	ringN := c.RingBuffers(strategy.Vacuum)
 	ring := strategy.NewRing(strategy.Vacuum, ringN)

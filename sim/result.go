@@ -28,6 +28,8 @@ type StmtResult struct {
 	Scanned, RelPages int
 	// CREATE INDEX: the index's size.
 	IndexPages int
+	// An index scan: the id range asked for.
+	From, To int64
 	// IOTimings prints "I/O Timings:" (track_io_timing), as version Version words it.
 	IOTimings bool
 	Version   int
@@ -40,6 +42,9 @@ func (r *StmtResult) JSON() map[string]any {
 		"shared_written": r.Buf.Written, "wal_records": r.WAL.Records, "wal_fpi": r.WAL.FPI,
 		"wal_bytes": r.WAL.Bytes, "wal_buffers_full": r.WAL.BuffersFull, "strategy": r.Strategy.String(),
 		"ring_buffers": r.RingBuffers, "ring_rejected": r.Rejects, "workers": r.Workers, "time_ms": ms(r.TimeNs), "io_read_ms": ms(r.IOReadNs),
+	}
+	if strings.HasPrefix(r.Kind, "Index Scan") {
+		js["from"], js["to"] = r.From, r.To
 	}
 	if r.IndexPages > 0 {
 		js["index_pages"] = r.IndexPages

@@ -247,11 +247,10 @@ func (c *Cluster) processPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relatio
 // seqScan runs SELECT count(*) FROM rel.
 func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	s := c.S
-	leader := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	if err := c.touchCatalog(leader, catalogScan); err != nil {
+	leader, err := c.beginStatement(catalogScan)
+	if err != nil {
 		return nil, err
 	}
-	leader.Now += costs.StatementNs
 	nblocks := c.pool.NBlocks(rel.ID)
 	// initscan: a ring and sync scan only for tables larger than NBuffers/4.
 	bulk := nblocks > s.NBuffers()/4

@@ -681,18 +681,8 @@ func (r *runner) actIndex(ctx context.Context, st *step) error {
 
 // actIndexScan: an Index Scan forced by the planner settings, under EXPLAIN.
 func (r *runner) actIndexScan(ctx context.Context, st *step) error {
-	from, to := int64(0), int64(0)
-	for _, a := range st.args[1:] {
-		v, _ := strconv.ParseInt(a.Vals[0], 10, 64)
-		switch a.Key {
-		case "key":
-			from, to = v, v
-		case "from":
-			from = v
-		case "to":
-			to = v
-		}
-	}
+	// The range as the simulator parsed it.
+	from, to := simInt(st.sim, "from"), simInt(st.sim, "to")
 	on := r.indexes[st.args[0].Key]
 	sql := sqlExplain(fmt.Sprintf("SELECT count(*) FROM %s WHERE id BETWEEN %d AND %d", on, from, to))
 	var raw []byte
