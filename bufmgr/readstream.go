@@ -117,7 +117,7 @@ func (s *ReadStream) Next() (pg.Buffer, pg.BlockNumber, bool, error) {
 				s.be.Now = e.doneAt
 			}
 		} else {
-			s.be.Now = s.p.io.SyncRead(s.be.Now, e.ioLen)
+			s.be.Now = s.p.io.SyncRead(s.be, pg.BufferTag{Rel: s.rel, Block: e.blk}, e.ioLen)
 		}
 		s.be.IOReadNs += s.be.Now - before
 		s.iosInFlight--
@@ -238,7 +238,7 @@ func (s *ReadStream) startPending() (bool, error) {
 	s.p.CountRead(s.be, s.ring, got)
 	s.queue[first].ioLen = got
 	if s.p.io.Async() {
-		s.queue[first].doneAt = s.p.io.StartAsync(s.be.Now, got)
+		s.queue[first].doneAt = s.p.io.StartAsync(s.be.Now, pg.BufferTag{Rel: s.rel, Block: s.pendingStart}, got)
 	}
 	s.iosInFlight++
 	s.pendingStart += pg.BlockNumber(got)

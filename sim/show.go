@@ -56,8 +56,10 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 		if !positional(a) {
 			return Output{}, fmt.Errorf("show buffercache: unexpected %s=... (list table names)", a.Key)
 		}
-		if _, err := e.table(a.Key); err != nil {
-			return Output{}, fmt.Errorf("show buffercache %s: %w", a.Key, err)
+		if _, isIndex := c.indexes[a.Key]; !isIndex {
+			if _, err := e.table(a.Key); err != nil {
+				return Output{}, fmt.Errorf("show buffercache %s: %w", a.Key, err)
+			}
 		}
 		want[a.Key] = true
 	}
@@ -87,20 +89,24 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 	}
 	var list []*bcRow
 	for _, r := range c.sortedRels() {
-		if len(want) > 0 && !want[r.Name] {
-			continue
-		}
-		if row := rows[r.ID]; row != nil {
-			list = append(list, row)
-		} else {
-			list = append(list, &bcRow{name: r.Name})
-		}
-		for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
-			if id, ok := c.forks[[2]int{int(r.ID), int(f)}]; ok && rows[id] != nil {
-				list = append(list, rows[id])
+		// A table brings its forks and indexes; an index can be asked alone.
+		showRel := len(want) == 0 || want[r.Name]
+		if showRel {
+			if row := rows[r.ID]; row != nil {
+				list = append(list, row)
+			} else {
+				list = append(list, &bcRow{name: r.Name})
+			}
+			for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
+				if id, ok := c.forks[[2]int{int(r.ID), int(f)}]; ok && rows[id] != nil {
+					list = append(list, rows[id])
+				}
 			}
 		}
 		for _, ix := range c.sortedIndexes(r) {
+			if !showRel && !want[ix.name] {
+				continue
+			}
 			if row := rows[ix.id]; row != nil {
 				list = append(list, row)
 			} else {
