@@ -696,9 +696,6 @@ func (c *Cluster) btNewRoot(be *bufmgr.Backend, ix *btreeIndex, size, items int)
 // indexes gets its key. A statement is a new session: its caches start empty.
 func (c *Cluster) indexInsert(be *bufmgr.Backend, rel *heap.Relation) error {
 	for _, ix := range c.sortedIndexes(rel) {
-		if ix.key != nil {
-			return fmt.Errorf("%s has an index on %s (%s): maintaining an index on a key other than id is not modelled; create the index after loading", rel.Name, ix.key.column, ix.name)
-		}
 		if err := c.btInsert(be, ix); err != nil {
 			return err
 		}

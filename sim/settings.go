@@ -245,6 +245,8 @@ func (s *Settings) sizeRange(g *gucDef) string {
 	switch g.name {
 	case "shared_buffers":
 		return "below the minimum of 16 buffers (128kB)"
+	case "os_cache":
+		return "must be from 0 (no page cache: every read goes to the device) to 24TB (the largest machines sold)"
 	}
 	lo, hi := g.min*int64(g.unit), g.max*int64(g.unit)
 	if g.min < 0 {
