@@ -64,6 +64,7 @@ type Stats struct {
 // Storage is the page cache and the device of one machine. It outlives the
 // PostgreSQL server above it: a restart keeps it, DropCaches empties it.
 type Storage struct {
+	flat  bool // NewFlat: every page cached, nothing tracked
 	cfg   Config
 	cache *pageCache
 	dev   *deviceQueue
@@ -80,6 +81,14 @@ func New(c Config) (*Storage, error) {
 		return nil, err
 	}
 	return &Storage{cfg: c, cache: newPageCache(int(c.CacheBlocks)), dev: newDeviceQueue(c.Device)}, nil
+}
+
+// NewFlat is the storage of the model before there was one: every read
+// served from the page cache, nothing tracked, no device. Benchmarks measure
+// what the real layer costs against it.
+func NewFlat() *Storage {
+	return &Storage{flat: true, cfg: Config{Device: Devices["nvme"], ReadAheadKB: DefaultReadAheadKB}, cache: newPageCache(0),
+		dev: newDeviceQueue(Devices["nvme"])}
 }
 
 // Config is the machine's description.
@@ -138,6 +147,10 @@ func (r *Reader) state(f int32) *raState {
 // when the data is in the page cache, and how many of the n blocks were not.
 // The system call's own CPU cost is the caller's to add.
 func (s *Storage) Read(now int64, r *Reader, file pg.RelID, blk pg.BlockNumber, n int) (ready int64, missed int) {
+	if s.flat {
+		s.Stats.CacheHits += int64(n)
+		return now, 0
+	}
 	f, b0 := int32(file), uint32(blk)
 	ready = now
 	if s.cache.capacity == 0 { // no page cache: straight to the device
@@ -175,7 +188,7 @@ func (s *Storage) Read(now int64, r *Reader, file pg.RelID, blk pg.BlockNumber, 
 // (force_page_cache_ra): the missing pages are read asynchronously, without
 // a readahead mark and without touching the readahead state.
 func (s *Storage) Advise(now int64, file pg.RelID, blk pg.BlockNumber, n int) {
-	if s.cache.capacity == 0 {
+	if s.flat || s.cache.capacity == 0 {
 		return
 	}
 	s.Stats.AdvisedBlocks += int64(s.readPages(now, int32(file), int64(blk)*2, int64(n)*2, 0))
@@ -185,7 +198,7 @@ func (s *Storage) Advise(now int64, file pg.RelID, blk pg.BlockNumber, n int) {
 // Preload puts blocks [0, nblocks) of file f in the page cache, clean and
 // unreferenced (pages written before the simulation began).
 func (s *Storage) Preload(file pg.RelID, nblocks int) {
-	if s.cache.capacity == 0 {
+	if s.flat || s.cache.capacity == 0 {
 		return
 	}
 	for b := 0; b < nblocks; b++ {
@@ -199,6 +212,9 @@ func (s *Storage) Preload(file pg.RelID, nblocks int) {
 // Write is a pwrite of one block into the page cache (the page becomes dirty;
 // the device sees it at write-back). It returns at once.
 func (s *Storage) Write(now int64, file pg.RelID, blk pg.BlockNumber) {
+	if s.flat {
+		return
+	}
 	f, b := int32(file), uint32(blk)
 	if s.cache.capacity == 0 {
 		s.submitRun(now, f, b, 1, true)

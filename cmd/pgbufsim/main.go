@@ -3,7 +3,7 @@
 //
 //	pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn
 //	pgbufsim verify --pgbin DIR [--keep] [--format=json] FILE.scn
-//	pgbufsim help [settings]
+//	pgbufsim help [settings | devices]
 package main
 
 import (
@@ -19,6 +19,7 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/pgbufsim/pgbufsim/sim"
+	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/verify"
 )
 
@@ -54,7 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn\n"+
 		"       pgbufsim verify --pgbin DIR [--keep] [--format=json] [--seed=N] FILE.scn\n"+
-		"       pgbufsim help [settings]")
+		"       pgbufsim help [settings | devices]")
 }
 
 func help(w io.Writer, args []string) {
@@ -63,6 +64,13 @@ func help(w io.Writer, args []string) {
 		fmt.Fprintln(w, "Settings (PostgreSQL names; defaults shown for version 18):")
 		for _, n := range s.Names() {
 			fmt.Fprintf(w, "  %-34s %s\n", n, s.Format(n))
+		}
+		return
+	}
+	if len(args) > 0 && args[0] == "devices" {
+		fmt.Fprintln(w, "Device profiles (cluster device=NAME; the machine's OS page cache is os_cache=SIZE, its readahead read_ahead_kb=N):")
+		for _, n := range storage.DeviceNames() {
+			fmt.Fprintf(w, "  %-10s %s\n", n, storage.Devices[n].Doc)
 		}
 		return
 	}
