@@ -93,6 +93,8 @@ type Pool struct {
 
 	// Stats are the pg_stat_io counters since the cluster started.
 	Stats IOStats
+	// TrackIOTiming is track_io_timing: read time goes into Stats.
+	TrackIOTiming bool
 }
 
 // NewPool builds an empty pool whose buffers are all on the free list.
@@ -252,8 +254,17 @@ func (p *Pool) ReadBuffer(be *Backend, t pg.BufferTag, r *strategy.Ring) (pg.Buf
 	p.CountRead(be, r, 1)
 	before := be.Now
 	be.Now = p.io.SyncRead(be, t, 1)
-	be.IOReadNs += be.Now - before
+	p.countReadTime(be, r, be.Now-before)
 	return b, false, nil
+}
+
+// countReadTime adds time spent reading or waiting for a read to the
+// backend's I/O timing and, with track_io_timing, to pg_stat_io's read_time.
+func (p *Pool) countReadTime(be *Backend, r *strategy.Ring, ns int64) {
+	be.IOReadNs += ns
+	if p.TrackIOTiming {
+		p.Stats.Rel[be.Type][ioContext(r)][OpReadTime] += ns
+	}
 }
 
 // assign gives victim b (pinned once by the caller, invalid) the tag: BM_TAG_VALID | BM_VALID, usage 1.

@@ -151,7 +151,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *keyLayout) (
 		next++
 		return next - 1, true
 	}
-	p := c.scanParticipant(be, ring, rel, c.newStream(be, ring, rel, false, cb))
+	p := c.scanParticipant(be, ring, rel, c.newStream(be, ring, rel, false, true, cb))
 	if err := c.run([]*participant{p}); err != nil {
 		return nil, err
 	}

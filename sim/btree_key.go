@@ -352,7 +352,7 @@ func (c *Cluster) bitmapHeapFetch(be *bufmgr.Backend, rel *heap.Relation, pages 
 	}
 	if c.S.Version >= 18 {
 		i := 0
-		rs := c.newStream(be, nil, rel, false, func() (pg.BlockNumber, bool) {
+		rs := c.newStream(be, nil, rel, false, false, func() (pg.BlockNumber, bool) {
 			if i >= len(pages) {
 				return 0, false
 			}

@@ -110,6 +110,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	// initdb wrote the catalog: its pages are in the page cache.
 	st.Preload(pg.CatalogRel, catalogFor(s.Version).pages+1)
 	c.walwriter.next = s.Int("wal_writer_delay")
+	p.TrackIOTiming = s.Bool("track_io_timing")
 	if err := c.applyWALCompression(); err != nil {
 		return nil, err
 	}

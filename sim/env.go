@@ -221,6 +221,7 @@ func (e *Env) cmdSet(args []datadriven.CmdArg) (Output, error) {
 		}
 	}
 	e.C.S = next
+	e.C.pool.TrackIOTiming = next.Bool("track_io_timing")
 	if err := e.C.applyWALCompression(); err != nil {
 		return Output{}, err
 	}

@@ -185,3 +185,64 @@ index_scan idx_user_id key=42 rows=500 pages=500
 	require.Greater(t, got["hdd"].device, lo)
 	require.Less(t, got["hdd"].device, hi)
 }
+
+// track_io_timing: the time a statement waited for reads (EXPLAIN's "I/O
+// Timings: shared read=") is what pg_stat_io's read_time gains in the
+// statement's context; without track_io_timing read_time stays out.
+func TestTrackIOTimingReadTime(t *testing.T) {
+	for _, on := range []string{"on", "off"} {
+		_, outs := run(t, `cluster version=17 shared_buffers=16MB track_io_timing=`+on+`
+table t pages=200 tuple_bytes=264
+table u pages=1 tuple_bytes=264
+insert t
+insert u
+restart
+drop caches
+scan u
+mark m
+scan t
+show io since=m
+`)
+		// scan u reads the catalog pages a scan needs, so scan t reads only t.
+		stmt := outs[9].JSON.(map[string]any)
+		rows := outs[10].JSON.(map[string]any)["rows"].([]map[string]any)
+		var client map[string]any
+		for _, r := range rows {
+			if r["backend_type"] == "client backend" && r["context"] == "normal" && r["object"] == "relation" {
+				client = r
+			}
+		}
+		require.NotNil(t, client)
+		require.EqualValues(t, 200, client["reads"], "200 pages, one read each before 18")
+		if on == "off" {
+			require.NotContains(t, client, "read_time")
+			continue
+		}
+		require.Greater(t, stmt["io_read_ms"].(float64), 0.0)
+		require.InDelta(t, stmt["io_read_ms"].(float64), client["read_time"].(float64), 0.002)
+		require.Contains(t, outs[9].Text, "I/O Timings: shared read=")
+	}
+}
+
+// PostgreSQL 17's read streams advise the kernel (posix_fadvise WILLNEED) of
+// a read that does not follow the previous one, so the device starts on it
+// while earlier pages are consumed; a seq scan's stream is
+// READ_STREAM_SEQUENTIAL and leaves the work to readahead. ANALYZE's sample
+// of 300 blocks (default_statistics_target=1) out of 20,000 is mostly
+// non-consecutive: nearly every sampled read is advised, at most 300.
+func TestReadStreamAdvice(t *testing.T) {
+	env, _ := run(t, `cluster version=17 shared_buffers=16MB default_statistics_target=1
+table t pages=20000 tuple_bytes=264
+insert t
+restart
+drop caches
+`)
+	st := env.C.storage
+	_, err := execAll(env, "scan t")
+	require.NoError(t, err)
+	require.Zero(t, st.Stats.AdvisedBlocks, "a seq scan gives no advice")
+	_, err = execAll(env, "restart\ndrop caches\nanalyze t")
+	require.NoError(t, err)
+	require.Greater(t, st.Stats.AdvisedBlocks, int64(250))
+	require.LessOrEqual(t, st.Stats.AdvisedBlocks, int64(300))
+}

@@ -80,7 +80,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 		}
 		return 0, false
 	}
-	stream := c.newStream(be, ring, rel, true, cb)
+	stream := c.newStream(be, ring, rel, true, false, cb)
 	// visibilitymap_pin: the VM page covering the current block stays pinned
 	// until the scan moves past it.
 	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber

@@ -185,7 +185,12 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 	if e.C.S.Version < 16 {
 		b.WriteString("note: pg_stat_io is new in PostgreSQL 16; these are the counters it would show\n")
 	}
-	fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8s %8s\n", "backend_type", "object", "context", "reads", "hits", "evictions", "reuses", "writes", "extends")
+	timing := e.C.S.Bool("track_io_timing")
+	fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8s %8s", "backend_type", "object", "context", "reads", "hits", "evictions", "reuses", "writes", "extends")
+	if timing {
+		fmt.Fprintf(&b, " %10s", "read_time")
+	}
+	b.WriteString("\n")
 	var js []map[string]any
 	for bt := bufmgr.BackendType(0); bt < bufmgr.NumBackendTypes; bt++ {
 		for k := strategy.Kind(0); k < strategy.NumKinds; k++ {
@@ -200,10 +205,16 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 			if !nz {
 				continue
 			}
-			fmt.Fprintf(&b, "%-18s %-8s %-9s %8d %8d %9d %8d %8d %8d\n", bt, "relation", k, r[bufmgr.OpReads], r[bufmgr.OpHits], r[bufmgr.OpEvictions], r[bufmgr.OpReuses], r[bufmgr.OpWrites], r[bufmgr.OpExtends])
-			js = append(js, map[string]any{"backend_type": bt.String(), "object": "relation", "context": k.String(),
+			fmt.Fprintf(&b, "%-18s %-8s %-9s %8d %8d %9d %8d %8d %8d", bt, "relation", k, r[bufmgr.OpReads], r[bufmgr.OpHits], r[bufmgr.OpEvictions], r[bufmgr.OpReuses], r[bufmgr.OpWrites], r[bufmgr.OpExtends])
+			row := map[string]any{"backend_type": bt.String(), "object": "relation", "context": k.String(),
 				"reads": r[bufmgr.OpReads], "hits": r[bufmgr.OpHits], "evictions": r[bufmgr.OpEvictions], "reuses": r[bufmgr.OpReuses],
-				"writes": r[bufmgr.OpWrites], "extends": r[bufmgr.OpExtends]})
+				"writes": r[bufmgr.OpWrites], "extends": r[bufmgr.OpExtends]}
+			if timing { // pg_stat_io.read_time, in milliseconds
+				fmt.Fprintf(&b, " %10.3f", float64(r[bufmgr.OpReadTime])/1e6)
+				row["read_time"] = float64(r[bufmgr.OpReadTime]/1000) / 1000
+			}
+			b.WriteString("\n")
+			js = append(js, row)
 		}
 		if w := st.WAL[bt]; (w.Writes != 0 || w.Fsyncs != 0) && (!hasCtx || ctxWant == "normal") {
 			fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8d %8s  fsyncs=%d\n", bt, "wal", "normal", "", "", "", "", w.Writes, "", w.Fsyncs)
