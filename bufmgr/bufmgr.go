@@ -53,8 +53,8 @@ type Config struct {
 	IOWorkers   int  // io_method=worker (18+): the I/O worker pool; 0 = synchronous reads
 	Costs       Costs
 	// Storage is the machine's page cache and device; it outlives the pool
-	// (a restart keeps it). Nil: a machine whose page cache holds everything
-	// (DefaultStorage).
+	// (a restart keeps it). Nil: storage.NewFlat, every read served by a page
+	// cache that holds everything and tracks nothing.
 	Storage *storage.Storage
 }
 
@@ -103,7 +103,7 @@ func NewPool(c Config, w *wal.WAL) (*Pool, error) {
 		return nil, err
 	}
 	if c.Storage == nil {
-		c.Storage = DefaultStorage()
+		c.Storage = storage.NewFlat()
 	}
 	p := &Pool{cfg: c, n: c.NBuffers, wal: w}
 	p.states = make([]pg.BufState, c.NBuffers+1)
@@ -114,7 +114,7 @@ func NewPool(c Config, w *wal.WAL) (*Pool, error) {
 }
 
 // DefaultStorage is a 16 GB page cache over the nvme profile with Linux's
-// default readahead: what a pool gets when its Config names no storage.
+// default readahead, the sim's default machine.
 func DefaultStorage() *storage.Storage {
 	st, err := storage.New(storage.Config{CacheBlocks: 16 << 30 / pg.BLCKSZ, Device: storage.Devices["nvme"],
 		ReadAheadKB: storage.DefaultReadAheadKB})

@@ -292,10 +292,22 @@ func (e *Env) showSettings() (Output, error) {
 	var b strings.Builder
 	js := map[string]any{}
 	fmt.Fprintf(&b, "version = %d\n", s.Version)
+	machine := map[string]any{}
 	for _, n := range s.Names() {
+		if Machine(n) {
+			machine[n] = s.Format(n)
+			continue
+		}
 		fmt.Fprintf(&b, "%s = %s\n", n, s.Format(n))
 		js[n] = s.Format(n)
 	}
+	// The machine below the server: not GUCs.
+	b.WriteString("-- machine\n")
+	for _, n := range []string{"os_cache", "device", "read_ahead_kb"} {
+		fmt.Fprintf(&b, "%s = %s\n", n, s.Format(n))
+	}
+	fmt.Fprintf(&b, "device profile: %s\n", c.storage.Config().Device.Doc)
+	js["machine"] = machine
 	derived := map[string]any{
 		"nbuffers":           s.NBuffers(),
 		"max_backends":       s.MaxBackends(),
