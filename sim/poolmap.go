@@ -199,7 +199,7 @@ func (m PoolMap) Text() string {
 			j = len(m.Page)
 		}
 		fmt.Fprintf(&b, "%8d page  %s\n", i*m.Group+1, m.Page[i:j])
-		fmt.Fprintf(&b, "%8s usage %s\n", "", m.Usage[i:j])
+		fmt.Fprintf(&b, "%s\n", strings.TrimRight(fmt.Sprintf("%8s usage %s", "", m.Usage[i:j]), " "))
 		if mk := strings.TrimRight(m.Mark[i:j], " "); mk != "" {
 			fmt.Fprintf(&b, "%8s mark  %s\n", "", mk)
 		}
