@@ -112,7 +112,7 @@ func (e *Env) sampleDuring(ev bufmgr.Event) {
 	e.sample(ev.Now, fmt.Sprintf("%s: %s buffer %d (%s)", ev.Backend, ev.Kind, ev.Buffer, page), false)
 }
 
-// Example: plot composition usage title="the ring flood"
+// Example: plot composition usage title=ring-flood
 func (e *Env) cmdPlot(args []datadriven.CmdArg) (Output, error) {
 	var names []string
 	for _, s := range Series {
@@ -123,7 +123,7 @@ func (e *Env) cmdPlot(args []datadriven.CmdArg) (Output, error) {
 		if a.Key == "title" {
 			v := strings.Join(a.Vals, ", ")
 			if v == "" {
-				return Output{}, fmt.Errorf("plot: title needs a value, e.g. title=\"the ring flood\"")
+				return Output{}, fmt.Errorf("plot: title needs a value, e.g. title=ring-flood")
 			}
 			f.Title = v
 			continue
