@@ -3,6 +3,7 @@
 //
 //	pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn
 //	pgbufsim verify --pgbin DIR [--keep] [--format=json] FILE.scn
+//	pgbufsim plot FILE.scn -o out.svg|out.png
 //	pgbufsim help [settings | devices]
 package main
 
@@ -44,6 +45,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runCmd(args[1:], stdout, stderr)
 	case "verify":
 		return verifyCmd(ctx, args[1:], stdout, stderr)
+	case "plot":
+		return plotCmd(args[1:], stdout, stderr)
 	case "catalog-profile":
 		return catalogCmd(ctx, args[1:], stdout, stderr)
 	}
@@ -55,6 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn\n"+
 		"       pgbufsim verify --pgbin DIR [--keep] [--format=json] [--seed=N] FILE.scn\n"+
+		"       pgbufsim plot FILE.scn -o out.svg|out.png [--seed=N]\n"+
 		"       pgbufsim help [settings | devices]")
 }
 
