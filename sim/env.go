@@ -107,6 +107,9 @@ func (e *Env) Exec(cmd string, args []datadriven.CmdArg) (out Output, err error)
 			e.beforeCommand(cmd)
 			out, err = Commands[i].handler(e, args)
 			e.afterCommand(cmd, args, &out, err)
+			if err == nil && e.C != nil && e.C.wal.Err() != nil {
+				return out, fmt.Errorf("%s: %w", cmd, e.C.wal.Err())
+			}
 			if err == nil && e.CheckInvariants && e.C != nil {
 				if ierr := e.C.CheckInvariants(); ierr != nil {
 					return out, fmt.Errorf("after %s: %w", cmd, ierr)
@@ -415,6 +418,9 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 	if rows < 0 {
 		rows = pages * int64(shape.TuplesPerPage())
 	}
+	if err := relSizeLimit(rows, shape.TuplesPerPage()); err != nil {
+		return Output{}, fmt.Errorf("table %s: %w", name, err)
+	}
 	c := e.C
 	id := pg.RelID(len(c.rels))
 	r := heap.NewRelation(id, name, shape)
@@ -432,6 +438,28 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 	c.pool.CreateRel(id, 0, true)
 	text := fmt.Sprintf("ok: %d bytes a tuple, %d tuples a page, hole %d bytes", shape.TupleLen, shape.TuplesPerPage(), shape.Hole(shape.TuplesPerPage()))
 	return Output{Text: text, JSON: map[string]any{"tuple_bytes": shape.TupleLen, "tuples_per_page": shape.TuplesPerPage()}}, nil
+}
+
+// Relation size limits. PostgreSQL's: block numbers end at MaxBlockNumber
+// (0xFFFFFFFE), so a relation has at most 2^32 − 1 blocks (32TB). The
+// simulator's: 134,217,728 pages (1TB) a relation, whose per-page state
+// (the buffer mapping entry, the page LSN, hint/visibility flags and free
+// space: ~19 bytes a page) then takes ~2.5GB.
+const (
+	pgMaxRelBlocks  = 1<<32 - 1
+	simMaxRelBlocks = 1 << 27
+)
+
+// relSizeLimit refuses a table that would outgrow either limit.
+func relSizeLimit(rows int64, tuplesPerPage int) error {
+	pages := (rows + int64(tuplesPerPage) - 1) / int64(tuplesPerPage)
+	switch {
+	case rows < 0 || pages > pgMaxRelBlocks:
+		return fmt.Errorf("%d rows need more than PostgreSQL's %d blocks a relation (32TB: block numbers end at 0xFFFFFFFE)", rows, int64(pgMaxRelBlocks))
+	case pages > simMaxRelBlocks:
+		return fmt.Errorf("%d pages: beyond the simulator's limit of %d pages a relation (1TB; ~19 bytes of state a page)", pages, simMaxRelBlocks)
+	}
+	return nil
 }
 
 // columnsWidth computes a row's heap tuple length with PostgreSQL's

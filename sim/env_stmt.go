@@ -54,6 +54,9 @@ func (e *Env) cmdInsert(args []datadriven.CmdArg) (Output, error) {
 			return Output{}, fmt.Errorf("insert %s: rows=%s: must be a whole number of rows, at least 1", r.Name, v)
 		}
 	}
+	if err := relSizeLimit(r.Rows+n, r.Shape.TuplesPerPage()); err != nil {
+		return Output{}, fmt.Errorf("insert %s: %w", r.Name, err)
+	}
 	return e.stmt(func() (*StmtResult, error) { return e.C.insertSelect(r, n) })
 }
 
@@ -81,6 +84,9 @@ func (e *Env) cmdCopy(args []datadriven.CmdArg) (Output, error) {
 		default:
 			return Output{}, fmt.Errorf("copy %s: unknown option %q (freeze, rows)", r.Name, a.Key)
 		}
+	}
+	if err := relSizeLimit(r.Rows+n, r.Shape.TuplesPerPage()); err != nil {
+		return Output{}, fmt.Errorf("copy %s: %w", r.Name, err)
 	}
 	return e.stmt(func() (*StmtResult, error) { return e.C.copyFrom(r, n, freeze) })
 }

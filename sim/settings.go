@@ -45,7 +45,7 @@ func fixed(s string) func(pg.Version) string { return func(pg.Version) string { 
 
 // gucs is the table of settings the scenario language knows, in name order when printed.
 var gucs = []gucDef{
-	{name: "shared_buffers", kind: kindSize, unit: pg.UnitBlocks, min: 16, max: 1 << 30, restart: true, modelled: true, def: fixed("128MB"), doc: "buffer pool size (NBuffers)"},
+	{name: "shared_buffers", kind: kindSize, unit: pg.UnitBlocks, min: 16, max: 1<<30 - 1, restart: true, modelled: true, def: fixed("128MB"), doc: "buffer pool size (NBuffers)"},
 	{name: "data_checksums", kind: kindBool, initdb: true, restart: true, modelled: true,
 		def: func(v pg.Version) string {
 			if v >= 18 {
@@ -221,7 +221,10 @@ func (s *Settings) set(g *gucDef, value string) error {
 			return bad(err.Error())
 		}
 		if n < g.min || n > g.max {
-			return bad(s.sizeRange(g))
+			return bad(s.sizeRange(g, n))
+		}
+		if g.name == "shared_buffers" && n > simMaxBuffers {
+			return bad(fmt.Sprintf("beyond the simulator's limit of %d buffers (256GB; ~20 bytes of memory a buffer); PostgreSQL allows up to 8TB", simMaxBuffers))
 		}
 		if g.name == "io_combine_limit" && s.Version == 17 && n > 32 {
 			return bad("outside the allowed range 1..32 (8kB..256kB) in PostgreSQL 17")
@@ -243,11 +246,13 @@ func (s *Settings) set(g *gucDef, value string) error {
 	return nil
 }
 
-func (s *Settings) sizeRange(g *gucDef) string {
-	switch g.name {
-	case "shared_buffers":
+func (s *Settings) sizeRange(g *gucDef, n int64) string {
+	switch {
+	case g.name == "shared_buffers" && n < g.min:
 		return "below the minimum of 16 buffers (128kB)"
-	case "os_cache":
+	case g.name == "shared_buffers":
+		return fmt.Sprintf("above PostgreSQL's maximum of %d buffers (8TB)", g.max)
+	case g.name == "os_cache":
 		return "must be from 0 (no page cache: every read goes to the device) to 24TB (the largest machines sold)"
 	}
 	lo, hi := g.min*int64(g.unit), g.max*int64(g.unit)
@@ -331,6 +336,10 @@ func (s *Settings) clone() *Settings {
 	}
 	return c
 }
+
+// simMaxBuffers is the largest pool the simulator builds: 33,554,432
+// buffers (256GB of shared buffers) take ~670MB of descriptors and tags.
+const simMaxBuffers = 1 << 25
 
 // Machine reports whether name is a machine setting rather than a PostgreSQL one.
 func Machine(name string) bool {

@@ -26,6 +26,7 @@
 package wal
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -143,6 +144,7 @@ type WAL struct {
 	cfg Config
 
 	currBytePos uint64 // Insert->CurrBytePos
+	err         error  // ErrWALExhausted once the log has reached its end
 	write       pg.LSN // LogwrtResult.Write
 	flush       pg.LSN // LogwrtResult.Flush
 	rqstWrite   pg.LSN // XLogCtl->LogwrtRqst.Write
@@ -214,6 +216,17 @@ func bytePosToEndRecPtr(bytepos uint64) pg.LSN {
 // InsertLSN is pg_current_wal_insert_lsn().
 func (w *WAL) InsertLSN() pg.LSN { return bytePosToRecPtr(w.currBytePos) }
 
+// ErrWALExhausted: the 64-bit WAL address space (16 EB) is used up. No real
+// server gets there; the simulator refuses to wrap rather than go on wrongly.
+var ErrWALExhausted = errors.New("WAL position overflow: the 64-bit WAL address space (16EB) is exhausted")
+
+// maxBytePos is the last usable byte position: the end of the last whole
+// segment below 2^64.
+const maxBytePos = (1<<64/pg.WalSegSize - 1) * usableBytesInSeg
+
+// Err is ErrWALExhausted once an insert found no room, nil otherwise.
+func (w *WAL) Err() error { return w.err }
+
 // insertEnd is the end of the last record inserted (WaitXLogInsertionsToFinish's reservedUpto).
 func (w *WAL) insertEnd() pg.LSN { return bytePosToEndRecPtr(w.currBytePos) }
 
@@ -238,6 +251,10 @@ func (w *WAL) Buffers() int { return w.cfg.WalBuffers }
 // It returns the record's end LSN (what PageSetLSN stores) and the caller's
 // new simulated time.
 func (w *WAL) Insert(now int64, u *Usage, totLen, nfpi int) (pg.LSN, int64) {
+	if w.currBytePos+uint64(pg.MaxAlign(totLen)) > maxBytePos || w.err != nil {
+		w.err = ErrWALExhausted // the log stays where it is; the caller reports Err
+		return w.InsertLSN(), now
+	}
 	start := bytePosToRecPtr(w.currBytePos)
 	w.currBytePos += uint64(pg.MaxAlign(totLen))
 	end := bytePosToEndRecPtr(w.currBytePos)

@@ -94,3 +94,24 @@ func TestBackgroundFlushStopsAtWrap(t *testing.T) {
 	require.Less(t, w.FlushLSN(), w.InsertLSN()-8192, "flexible mode stops at the wrap, short of the insert position")
 	require.EqualValues(t, 1, ww.Writes)
 }
+
+// The end of the WAL address space: the last whole segment below 2^64 is
+// the limit. An insert that would pass it leaves the log where it is and
+// sets ErrWALExhausted (the sim reports it as the command's error) instead of
+// wrapping to LSN 0.
+func TestWALAddressSpaceEnd(t *testing.T) {
+	w, err := New(Config{Version: 18, WalBuffers: 8})
+	require.NoError(t, err)
+	require.Less(t, uint64(bytePosToRecPtr(maxBytePos)), uint64(1<<64-1))
+	require.Greater(t, uint64(bytePosToRecPtr(maxBytePos)), uint64(1<<64-2*pg.WalSegSize))
+	w.currBytePos = maxBytePos - 1000
+	w.initPage = (uint64(w.InsertLSN()) - 1) / pg.XLogBlcksz
+	var u Usage
+	lsn, _ := w.Insert(0, &u, 500, 0)
+	require.NoError(t, w.Err())
+	require.Greater(t, uint64(lsn), uint64(1<<64-2*pg.WalSegSize))
+	before := w.InsertLSN()
+	_, _ = w.Insert(0, &u, 600, 0)
+	require.ErrorIs(t, w.Err(), ErrWALExhausted)
+	require.Equal(t, before, w.InsertLSN(), "the log does not move, let alone wrap")
+}
