@@ -1,6 +1,8 @@
 // Package viz draws what a scenario recorded (sim.Recording): the figures of
-// its plot commands as SVG or PNG, with gonum.org/v1/plot. It sits above sim
-// and only reads what sim recorded; the same scenario gives the same bytes.
+// its plot commands as SVG or PNG, with gonum.org/v1/plot, and its pool-map
+// frames as a self-contained HTML page that steps through them (animate.go).
+// It sits above sim and only reads what sim recorded; the same scenario gives
+// the same bytes.
 //
 // # Sampling
 //

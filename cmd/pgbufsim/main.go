@@ -4,6 +4,7 @@
 //	pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn
 //	pgbufsim verify --pgbin DIR [--keep] [--format=json] FILE.scn
 //	pgbufsim plot FILE.scn -o out.svg|out.png
+//	pgbufsim animate FILE.scn -o out.html
 //	pgbufsim help [settings | devices]
 package main
 
@@ -47,6 +48,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return verifyCmd(ctx, args[1:], stdout, stderr)
 	case "plot":
 		return plotCmd(args[1:], stdout, stderr)
+	case "animate":
+		return animateCmd(args[1:], stdout, stderr)
 	case "catalog-profile":
 		return catalogCmd(ctx, args[1:], stdout, stderr)
 	}
@@ -59,6 +62,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn\n"+
 		"       pgbufsim verify --pgbin DIR [--keep] [--format=json] [--seed=N] FILE.scn\n"+
 		"       pgbufsim plot FILE.scn -o out.svg|out.png [--seed=N]\n"+
+		"       pgbufsim animate FILE.scn -o out.html [--seed=N]\n"+
 		"       pgbufsim help [settings | devices]")
 }
 
