@@ -30,6 +30,18 @@ func pgBin(t *testing.T) string {
 	return strings.TrimSpace(string(out))
 }
 
+// privateTmp gives the test its own temporary directory (TMPDIR), so that
+// counting data directories left behind is not confused by other runs of
+// the suite on the same machine. The server runs as postgres when the
+// test runs as root: it must be able to pass through.
+func privateTmp(t *testing.T) {
+	dir, err := os.MkdirTemp("", "pgbufsim-suite-")
+	require.NoError(t, err)
+	require.NoError(t, os.Chmod(dir, 0o711))
+	t.Setenv("TMPDIR", dir)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+}
+
 func leftovers(t *testing.T) []string {
 	m, err := filepath.Glob(filepath.Join(os.TempDir(), "pgbufsim-verify-*"))
 	require.NoError(t, err)
@@ -61,6 +73,7 @@ func TestSuitePG15(t *testing.T) {
 	srv, err := NewServer(pgBin(t))
 	require.NoError(t, err)
 	require.Equal(t, 15, srv.Major, "the suite's tolerances were established on PostgreSQL 15")
+	privateTmp(t)
 	before := len(leftovers(t))
 	files, err := filepath.Glob("testdata/pg15/*.scn")
 	require.NoError(t, err)
@@ -103,6 +116,7 @@ func TestSuitePG15(t *testing.T) {
 
 // A command with no SQL translation on this server is refused before any server starts.
 func TestUntranslatableCommand(t *testing.T) {
+	privateTmp(t)
 	before := len(leftovers(t))
 	src := "cluster version=15 shared_buffers=16MB\ntable t rows=100 tuple_bytes=1832\ninsert t\nevict t\n"
 	_, err := Run(context.Background(), "bad.scn", src, Options{PGBin: pgBin(t)})
@@ -130,6 +144,7 @@ func TestServerStartFailure(t *testing.T) {
 
 // A cancelled run (an interrupt) still stops the server and removes its directory.
 func TestInterruptCleansUp(t *testing.T) {
+	privateTmp(t)
 	before := len(leftovers(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
