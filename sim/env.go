@@ -19,6 +19,9 @@ type Env struct {
 	Seed uint64
 	// CheckInvariants runs the pool's invariant checks after every command (tests turn it on).
 	CheckInvariants bool
+	// Dir is the directory relative file names (replay's traces) are read
+	// from: the scenario file's; empty means the working directory.
+	Dir string
 }
 
 // Output is one command's result.
@@ -72,6 +75,8 @@ func init() {
 		{"index_scan", "index_scan INDEX key=K | from=A to=B", "an Index Scan of the rows with id K, or A to B", (*Env).cmdIndexScan},
 		// Example: analyze big
 		{"analyze", "analyze TABLE", "ANALYZE TABLE: a block sample of 300 × default_statistics_target", (*Env).cmdAnalyze},
+		// Example: replay zipf.oracleGeneral format=oraclegeneral relation=trace
+		{"replay", "replay FILE format=oraclegeneral|csv [relation=NAME]", "replay a block-access trace (libCacheSim oracleGeneral, or CSV lines relation,block[,op]): ReadBuffer + ReleaseBuffer per access; prints requests, hits, misses, evictions", (*Env).cmdReplay},
 		// Example: sleep 1s
 		{"sleep", "sleep DURATION", "let simulated time pass (background processes run)", (*Env).cmdSleep},
 		// Example: mark before
