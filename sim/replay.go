@@ -210,6 +210,9 @@ func (c *Cluster) replayOracle(name, file, relName string) (*replayResult, error
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
 	if rest := st.Size() % trace.RecordSize; rest != 0 {
 		return nil, fmt.Errorf("%s: truncated oracleGeneral trace: the record at byte offset %d has %d of its %d bytes (file size %d is not a multiple of %d)",
 			name, st.Size()-rest, rest, trace.RecordSize, st.Size(), trace.RecordSize)
@@ -305,6 +308,9 @@ func (c *Cluster) replayCSV(name, file string) (*replayResult, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
 	rd := trace.NewCSVReader(name, f)
 	rp := c.newReplayer(name, "csv", "")
 	type relState struct {

@@ -14,7 +14,7 @@
 //
 // One access a line: relation,block or relation,block,op with op read or
 // write; blank lines and lines starting with '#' are skipped, and so is a first
-// line starting with "relation" (a header). Errors name the line.
+// line starting with "relation" before any access (a header). Errors name the line.
 package trace
 
 import (
@@ -155,6 +155,7 @@ type CSVReader struct {
 	name string
 	sc   *bufio.Scanner
 	line int
+	seen bool // a data (or header) line has been read
 }
 
 // NewCSVReader reads accesses from r; name is used in errors.
@@ -170,8 +171,14 @@ func (c *CSVReader) Next() (Access, error) {
 	for c.sc.Scan() {
 		c.line++
 		line := strings.TrimSpace(c.sc.Text())
-		if line == "" || line[0] == '#' || (c.line == 1 && strings.HasPrefix(line, "relation")) {
+		if line == "" || line[0] == '#' {
 			continue
+		}
+		if first := !c.seen; first {
+			c.seen = true
+			if strings.HasPrefix(line, "relation") {
+				continue
+			}
 		}
 		f := strings.Split(line, ",")
 		bad := func(why string) (Access, error) {

@@ -3,6 +3,8 @@
 //
 //	pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn
 //	pgbufsim verify --pgbin DIR [--keep] [--format=json] FILE.scn
+//	pgbufsim replay [--format=json] TRACE format=oraclegeneral|csv [relation=NAME] [version=N] [GUC=value ...]
+//	pgbufsim gentrace kind=zipf|uniform|loop|scan-mix requests=N blocks=N [alpha=S] [seed=N] FILE
 //	pgbufsim help [settings]
 package main
 
@@ -14,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -45,6 +48,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return verifyCmd(ctx, args[1:], stdout, stderr)
 	case "catalog-profile":
 		return catalogCmd(ctx, args[1:], stdout, stderr)
+	case "replay":
+		return replayCmd(args[1:], stdout, stderr)
+	case "gentrace":
+		return gentraceCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "pgbufsim: unknown command %q\n", args[0])
 	usage(stderr)
@@ -54,6 +61,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn\n"+
 		"       pgbufsim verify --pgbin DIR [--keep] [--format=json] [--seed=N] FILE.scn\n"+
+		"       pgbufsim replay [--format=json] TRACE format=oraclegeneral|csv [relation=NAME] [version=N] [GUC=value ...]\n"+
+		"       pgbufsim gentrace kind=zipf|uniform|loop|scan-mix requests=N blocks=N [alpha=S] [scan_fraction=F] [scan_blocks=N] [seed=N] FILE\n"+
 		"       pgbufsim help [settings]")
 }
 
@@ -101,7 +110,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pgbufsim: %v\n", err)
 		return 1
 	}
-	env := &sim.Env{Seed: *seed}
+	env := &sim.Env{Seed: *seed, Dir: filepath.Dir(path)}
 	var outs []string
 	var steps []map[string]any
 	status := 0

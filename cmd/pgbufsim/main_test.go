@@ -71,3 +71,31 @@ func TestVerifyBadPgbin(t *testing.T) {
 	require.Equal(t, 2, run(context.Background(), []string{"verify", p}, &out, &errb), "missing --pgbin")
 	require.Equal(t, 2, run(context.Background(), []string{"verify", "--pgbin", dir, "--format=xml", p}, &out, &errb))
 }
+
+// gentrace writes requests × 24 bytes of oracleGeneral; replay runs it on a
+// cluster built from the settings on its command line and prints the counts.
+func TestGentraceReplay(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "loop.oracleGeneral")
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"gentrace", "kind=loop", "requests=300", "blocks=20", tr}, &out, &errb), errb.String())
+	st, err := os.Stat(tr)
+	require.NoError(t, err)
+	require.EqualValues(t, 300*24, st.Size())
+	require.Equal(t, 0, run(context.Background(), []string{"replay", "--format=json", tr, "format=oraclegeneral", "shared_buffers=128kB"}, &out, &errb), errb.String())
+	var res map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &res))
+	// A loop over 20 blocks through 16 buffers: the clock always evicts the
+	// block needed next, so all 300 requests miss; the first 16 misses take
+	// free buffers, the other 284 evict.
+	require.EqualValues(t, 300, res["requests"])
+	require.EqualValues(t, 0, res["hits"])
+	require.EqualValues(t, 284, res["evictions"])
+
+	errb.Reset()
+	require.Equal(t, 1, run(context.Background(), []string{"replay", tr, "format=parquet"}, &out, &errb))
+	require.Contains(t, errb.String(), "format=parquet: unknown trace format (oraclegeneral or csv)")
+	errb.Reset()
+	require.Equal(t, 2, run(context.Background(), []string{"gentrace", "kind=zipf", "requests=10", "blocks=0", tr}, &out, &errb))
+	require.Contains(t, errb.String(), "blocks=0: must be between 1 and 2147483648")
+}
