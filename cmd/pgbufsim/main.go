@@ -5,7 +5,11 @@
 //	pgbufsim verify --pgbin DIR [--keep] [--format=json] FILE.scn
 //	pgbufsim replay [--format=json] TRACE format=oraclegeneral|csv [relation=NAME] [version=N] [GUC=value ...]
 //	pgbufsim gentrace kind=zipf|uniform|loop|scan-mix requests=N blocks=N [alpha=S] [seed=N] FILE
+//	pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--jobs N] FILE.scn
 //	pgbufsim help [settings]
+//
+// Before the command, --cpuprofile=DIR or --memprofile=DIR writes a CPU or
+// heap profile of the run to DIR/cpu.pprof or DIR/mem.pprof (one at a time).
 package main
 
 import (
@@ -38,6 +42,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
+	if args[0] != "-h" && args[0] != "--help" && strings.HasPrefix(args[0], "-") {
+		rest, stop, code := startProfile(args, stderr)
+		if stop == nil {
+			return code
+		}
+		defer stop()
+		if len(rest) == 0 {
+			usage(stderr)
+			return 2
+		}
+		args = rest
+	}
 	switch args[0] {
 	case "help", "-h", "--help":
 		help(stdout, args[1:])
@@ -52,6 +68,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return replayCmd(args[1:], stdout, stderr)
 	case "gentrace":
 		return gentraceCmd(args[1:], stdout, stderr)
+	case "sweep":
+		return sweepCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "pgbufsim: unknown command %q\n", args[0])
 	usage(stderr)
@@ -63,7 +81,9 @@ func usage(w io.Writer) {
 		"       pgbufsim verify --pgbin DIR [--keep] [--format=json] [--seed=N] FILE.scn\n"+
 		"       pgbufsim replay [--format=json] TRACE format=oraclegeneral|csv [relation=NAME] [version=N] [GUC=value ...]\n"+
 		"       pgbufsim gentrace kind=zipf|uniform|loop|scan-mix requests=N blocks=N [alpha=S] [scan_fraction=F] [scan_blocks=N] [seed=N] FILE\n"+
-		"       pgbufsim help [settings]")
+		"       pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] FILE.scn\n"+
+		"       pgbufsim help [settings]\n"+
+		"Before the command: --cpuprofile=DIR or --memprofile=DIR (writes DIR/cpu.pprof or DIR/mem.pprof)")
 }
 
 func help(w io.Writer, args []string) {
