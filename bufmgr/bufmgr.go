@@ -547,9 +547,7 @@ func (p *Pool) Contents() []Row {
 func (p *Pool) CheckInvariants(backends []*Backend, rings []*strategy.Ring) error {
 	pins := map[pg.Buffer]int{}
 	for _, be := range backends {
-		for _, e := range be.pins {
-			pins[e.b]++
-		}
+		be.forEachPin(func(b pg.Buffer) { pins[b]++ })
 	}
 	for b := pg.Buffer(1); int(b) <= p.n; b++ {
 		s := p.states[b]
