@@ -4,11 +4,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/pgbufsim/pgbufsim/sim"
@@ -422,3 +424,47 @@ func BenchmarkFirstRead62500(b *testing.B) { benchAfterSetup(b, "scan events") }
 
 // BenchmarkAnalyze62500 is ANALYZE of the same table: 30,000 sampled pages (F001-7).
 func BenchmarkAnalyze62500(b *testing.B) { benchAfterSetup(b, "analyze events") }
+
+// heapBytes is the live heap after a collection.
+func heapBytes() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// BenchmarkMemory measures the state the simulator keeps: bytes per buffer
+// of a 16,777,216-buffer (128 GB) pool — descriptors' state words and tags,
+// the free list — and bytes per heap page of a 4,194,304-page (32 GB)
+// relation — the buffer mapping entry and page LSN in bufmgr, the hint/VM
+// flags, tuple count and FSM value in heap — grown page by page as a load
+// grows it. Targets (issue 6): ≤ 40 bytes per buffer, ≤ 4 bytes per page.
+func BenchmarkMemory(b *testing.B) {
+	b.Run("pool/buffers=16777216", func(b *testing.B) {
+		const n = 16777216
+		for i := 0; i < b.N; i++ {
+			before := heapBytes()
+			p, _ := newPool(b, n, 0)
+			after := heapBytes()
+			runtime.KeepAlive(p)
+			b.ReportMetric(float64(after-before)/n, "bytes/buffer")
+		}
+	})
+	b.Run("relation/pages=4194304", func(b *testing.B) {
+		const n = 4194304
+		for i := 0; i < b.N; i++ {
+			p, _ := newPool(b, 16, 0)
+			before := heapBytes()
+			p.CreateRel(2, 0, true)
+			r := heap.NewRelation(2, "big", heap.Shape{TupleLen: 1832, Fillfactor: 100, PlannerWidth: 36})
+			for blk := 0; blk < n; blk++ {
+				r.AddPage()
+			}
+			p.ExtendOnDisk(2, n)
+			after := heapBytes()
+			runtime.KeepAlive(r)
+			runtime.KeepAlive(p)
+			b.ReportMetric(float64(after-before)/n, "bytes/page")
+		}
+	})
+}
