@@ -220,6 +220,11 @@ func checkVaries(f *scenario.File, varies []vary) error {
 	if len(versions) == 0 {
 		return fmt.Errorf("%s: no cluster command: nothing to apply --vary to", f.Name)
 	}
+	var sorted []pg.Version
+	for v := range versions {
+		sorted = append(sorted, v)
+	}
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
 	var errs []string
 	for _, vr := range varies {
 		for _, val := range vr.values {
@@ -229,15 +234,14 @@ func checkVaries(f *scenario.File, varies []vary) error {
 				}
 				continue
 			}
-			for v := range versions {
+			for _, v := range sorted {
 				s, err := sim.DefaultSettings(v)
 				if err != nil {
-					return err
+					return fmt.Errorf("%s: %w", f.Name, err)
 				}
 				if _, err := s.Set(vr.name, val); err != nil {
 					errs = append(errs, "--vary "+err.Error())
 				}
-				break
 			}
 		}
 	}
@@ -367,18 +371,22 @@ func writeSweepTable(w io.Writer, f *scenario.File, varies []vary, points []*swe
 	}
 	var keys []string
 	for k := range keySet {
-		first, varies := "", false
-		for i, p := range points {
+		first, seen, differs := "", false, false
+		for _, p := range points {
 			if p.err != nil {
 				continue
 			}
-			if v := p.fields[step][k]; i == 0 || first == "" {
-				first = v
+			v, ok := p.fields[step][k]
+			if !ok {
+				v = "-"
+			}
+			if !seen {
+				first, seen = v, true
 			} else if v != first {
-				varies = true
+				differs = true
 			}
 		}
-		if varies || len(points) == 1 {
+		if differs || len(points) == 1 {
 			keys = append(keys, k)
 		}
 	}
