@@ -463,7 +463,7 @@ func BenchmarkMemory(b *testing.B) {
 			for blk := 0; blk < n; blk++ {
 				r.AddPage()
 			}
-			p.ExtendOnDisk(2, n)
+			p.ExtendOnDisk(0, 2, n)
 			after := heapBytes()
 			runtime.KeepAlive(r)
 			runtime.KeepAlive(p)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/storage"
 
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -24,6 +25,8 @@ type Backend struct {
 	// IOReadNs is the time spent reading data files or waiting for reads
 	// (track_io_timing's "I/O Timings: shared read").
 	IOReadNs int64
+	// Files is the process's open data files (their readahead state).
+	Files storage.Reader
 
 	pins privateRefs
 }

@@ -29,6 +29,7 @@ import (
 	"sort"
 
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -40,6 +41,7 @@ type Costs struct {
 	ChecksumNs  int64 // computing a page checksum before a write (data_checksums=on)
 	ReadCallNs  int64 // one read system call served from the OS page cache (seed 003: ~4 µs per 8 kB read)
 	ReadPageNs  int64 // each further 8 kB copied by a vectored read
+	AdviseNs    int64 // one posix_fadvise(WILLNEED) system call
 }
 
 // Config configures a pool.
@@ -50,6 +52,10 @@ type Config struct {
 	WALLogHints bool // wal_log_hints
 	IOWorkers   int  // io_method=worker (18+): the I/O worker pool; 0 = synchronous reads
 	Costs       Costs
+	// Storage is the machine's page cache and device; it outlives the pool
+	// (a restart keeps it). Nil: storage.NewFlat, every read served by a page
+	// cache that holds everything and tracks nothing.
+	Storage *storage.Storage
 }
 
 // Validate reports every problem with c, one line each.
@@ -87,6 +93,8 @@ type Pool struct {
 
 	// Stats are the pg_stat_io counters since the cluster started.
 	Stats IOStats
+	// TrackIOTiming is track_io_timing: read time goes into Stats.
+	TrackIOTiming bool
 }
 
 // NewPool builds an empty pool whose buffers are all on the free list.
@@ -94,12 +102,26 @@ func NewPool(c Config, w *wal.WAL) (*Pool, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
+	if c.Storage == nil {
+		c.Storage = storage.NewFlat()
+	}
 	p := &Pool{cfg: c, n: c.NBuffers, wal: w}
 	p.states = make([]pg.BufState, c.NBuffers+1)
 	p.tags = make([]pg.BufferTag, c.NBuffers+1)
 	p.ctl = strategy.NewControl(p.states)
-	p.io = newIOModel(c)
+	p.io = newIOModel(c, c.Storage)
 	return p, nil
+}
+
+// DefaultStorage is a 16 GB page cache over the nvme profile with Linux's
+// default readahead, the sim's default machine.
+func DefaultStorage() *storage.Storage {
+	st, err := storage.New(storage.Config{CacheBlocks: 16 << 30 / pg.BLCKSZ, Device: storage.Devices["nvme"],
+		ReadAheadKB: storage.DefaultReadAheadKB})
+	if err != nil {
+		panic(err) // a constant configuration
+	}
+	return st
 }
 
 // NBuffers is the pool size.
@@ -241,9 +263,18 @@ func (p *Pool) ReadBuffer(be *Backend, t pg.BufferTag, r *strategy.Ring) (pg.Buf
 	}
 	p.CountRead(be, r, 1)
 	before := be.Now
-	be.Now = p.io.SyncRead(be.Now, 1)
-	be.IOReadNs += be.Now - before
+	be.Now = p.io.SyncRead(be, t, 1)
+	p.countReadTime(be, r, be.Now-before)
 	return b, false, nil
+}
+
+// countReadTime adds time spent reading or waiting for a read to the
+// backend's I/O timing and, with track_io_timing, to pg_stat_io's read_time.
+func (p *Pool) countReadTime(be *Backend, r *strategy.Ring, ns int64) {
+	be.IOReadNs += ns
+	if p.TrackIOTiming {
+		p.Stats.Rel[be.Type][ioContext(r)][OpReadTime] += ns
+	}
 }
 
 // assign gives victim b (pinned once by the caller, invalid) the tag: BM_TAG_VALID | BM_VALID, usage 1.
@@ -306,10 +337,11 @@ func (p *Pool) flushBuffer(be *Backend, b pg.Buffer, ctx strategy.Kind) {
 	if s&pg.FlagPermanent != 0 {
 		be.Now = p.wal.Flush(be.Now, &be.WAL, p.bufLSN(b))
 	}
-	be.Now += p.cfg.Costs.WritePageNs
 	if p.cfg.Checksums {
 		be.Now += p.cfg.Costs.ChecksumNs
 	}
+	be.Now += p.cfg.Costs.WritePageNs
+	p.cfg.Storage.Write(be.Now, p.tags[b].Rel, p.tags[b].Block) // mdwrite
 	p.states[b] = s &^ (pg.FlagDirty | pg.FlagJustDirtied | pg.FlagCheckpointNeed)
 	p.Stats.Rel[be.Type][ctx][OpWrites]++
 	be.Buf.Written++
@@ -328,6 +360,7 @@ func (p *Pool) Extend(be *Backend, id pg.RelID, r *strategy.Ring) (pg.Buffer, pg
 	rel.nblocks++
 	rel.mapping = append(rel.mapping, pg.InvalidBuffer)
 	rel.lsn = append(rel.lsn, 0)
+	p.cfg.Storage.Write(be.Now, id, blk) // smgrextend / smgrzeroextend: a zeroed page
 	p.assign(b, pg.BufferTag{Rel: id, Block: blk}, rel)
 	p.Stats.Rel[be.Type][ioContext(r)][OpExtends]++
 	// EXPLAIN counts an extension as a written block (ReadBuffer_common with
@@ -346,9 +379,10 @@ func (p *Pool) SetImageBytes(fn func(t pg.BufferTag, hole int) (bytes int, ns in
 // ExtendOnDisk grows a relation fork to nblocks with zeroed pages written
 // straight to storage, not through shared buffers (fsm_extend, vm_extend:
 // smgrextend); the pages are read into buffers when first used.
-func (p *Pool) ExtendOnDisk(id pg.RelID, nblocks int) {
+func (p *Pool) ExtendOnDisk(now int64, id pg.RelID, nblocks int) {
 	rel := p.rels[id]
 	for rel.nblocks < nblocks {
+		p.cfg.Storage.Write(now, id, pg.BlockNumber(rel.nblocks))
 		rel.nblocks++
 		rel.mapping = append(rel.mapping, pg.InvalidBuffer)
 		rel.lsn = append(rel.lsn, 0)
@@ -475,6 +509,7 @@ func (p *Pool) DropRelBuffers(rel pg.RelID) {
 	r.nblocks = 0
 	r.mapping = r.mapping[:0]
 	r.lsn = r.lsn[:0]
+	p.cfg.Storage.Truncate(rel, 0) // the old relfilenode's file is unlinked
 }
 
 // BufferSync is the buffer part of a checkpoint (CheckPointBuffers): mark every
@@ -527,7 +562,7 @@ func (p *Pool) Reset() {
 		}
 	}
 	p.ctl = strategy.NewControl(p.states)
-	p.io = newIOModel(p.cfg)
+	p.io = newIOModel(p.cfg, p.cfg.Storage)
 }
 
 // Row is one pg_buffercache row.

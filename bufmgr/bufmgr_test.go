@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
 	"github.com/stretchr/testify/require"
@@ -12,7 +13,9 @@ import (
 func newPool(t *testing.T, n int, checksums bool) (*Pool, *Backend) {
 	w, err := wal.New(wal.Config{Version: 18, WalBuffers: 64})
 	require.NoError(t, err)
-	p, err := NewPool(Config{NBuffers: n, Version: 18, Checksums: checksums}, w)
+	st, err := storage.New(storage.Config{CacheBlocks: 1 << 20, Device: storage.Devices["nvme"], ReadAheadKB: 128})
+	require.NoError(t, err)
+	p, err := NewPool(Config{NBuffers: n, Version: 18, Checksums: checksums, Storage: st}, w)
 	require.NoError(t, err)
 	p.CreateRel(1, 1000, true)
 	return p, NewBackend(ClientBackend, 0)

@@ -12,6 +12,10 @@ type StreamConfig struct {
 	IOCombineLimit int // blocks
 	PinLimit       int // GetPinLimit() in 18 (MaxProportionalPins); LimitAdditionalPins' base in 17
 	NBuffers       int
+	// Advice: the stream issues posix_fadvise(WILLNEED) for a read that does
+	// not follow the previous one (17, and 18 with io_method=sync), unless
+	// the caller promised sequential access (READ_STREAM_SEQUENTIAL).
+	Advice bool
 }
 
 // ReadStream models read_stream.c (PostgreSQL 17 and 18) for one relation:
@@ -45,6 +49,7 @@ type ReadStream struct {
 	ungot        []pg.BlockNumber
 	iosInFlight  int
 	ended        bool
+	seqBlock     pg.BlockNumber // seq_blocknum: where a read following the last one would start
 }
 
 type streamEntry struct {
@@ -56,7 +61,7 @@ type streamEntry struct {
 
 // NewReadStream begins a stream over rel for backend be with ring r.
 func (p *Pool) NewReadStream(be *Backend, r *strategy.Ring, rel pg.RelID, cfg StreamConfig, next func() (pg.BlockNumber, bool)) *ReadStream {
-	s := &ReadStream{p: p, be: be, ring: r, rel: rel, next: next, cfg: cfg, distance: 1}
+	s := &ReadStream{p: p, be: be, ring: r, rel: rel, next: next, cfg: cfg, distance: 1, seqBlock: pg.InvalidBlockNumber}
 	switch {
 	case cfg.Version >= 18:
 		s.maxIOs = cfg.MaxIOs
@@ -117,9 +122,9 @@ func (s *ReadStream) Next() (pg.Buffer, pg.BlockNumber, bool, error) {
 				s.be.Now = e.doneAt
 			}
 		} else {
-			s.be.Now = s.p.io.SyncRead(s.be.Now, e.ioLen)
+			s.be.Now = s.p.io.SyncRead(s.be, pg.BufferTag{Rel: s.rel, Block: e.blk}, e.ioLen)
 		}
-		s.be.IOReadNs += s.be.Now - before
+		s.p.countReadTime(s.be, s.ring, s.be.Now-before)
 		s.iosInFlight--
 		if s.cfg.Version >= 17 {
 			s.distance = min(s.distance*2, s.maxPinned)
@@ -235,10 +240,14 @@ func (s *ReadStream) startPending() (bool, error) {
 		s.queue = append(s.queue, streamEntry{b: b, blk: t.Block})
 		got++
 	}
+	if s.cfg.Advice && s.pendingStart != s.seqBlock {
+		s.p.io.Advise(s.be, pg.BufferTag{Rel: s.rel, Block: s.pendingStart}, got)
+	}
+	s.seqBlock = s.pendingStart + pg.BlockNumber(got)
 	s.p.CountRead(s.be, s.ring, got)
 	s.queue[first].ioLen = got
 	if s.p.io.Async() {
-		s.queue[first].doneAt = s.p.io.StartAsync(s.be.Now, got)
+		s.queue[first].doneAt = s.p.io.StartAsync(s.be.Now, pg.BufferTag{Rel: s.rel, Block: s.pendingStart}, got)
 	}
 	s.iosInFlight++
 	s.pendingStart += pg.BlockNumber(got)

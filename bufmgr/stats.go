@@ -35,11 +35,12 @@ const (
 	OpWrites
 	OpExtends
 	OpReadBlocks // read_bytes / 8192 (18+)
+	OpReadTime   // read_time in ns (counted only while track_io_timing is on)
 	NumIOOps
 )
 
 func (o IOOp) String() string {
-	return [...]string{"reads", "hits", "evictions", "reuses", "writes", "extends", "read_blocks"}[o]
+	return [...]string{"reads", "hits", "evictions", "reuses", "writes", "extends", "read_blocks", "read_time"}[o]
 }
 
 // IOStats are pg_stat_io counters for object "relation", indexed by backend

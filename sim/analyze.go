@@ -73,7 +73,7 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 		}
 		return bs.next(), true
 	}
-	stream := c.newStream(be, ring, rel, true, cb)
+	stream := c.newStream(be, ring, rel, true, false, cb)
 	sampled := 0
 	p := &participant{be: be}
 	p.step = func() (bool, error) {

@@ -35,6 +35,8 @@ type btreeIndex struct {
 	cachedRoot pg.BlockNumber // the root the cached metapage names
 	opened     bool           // the session has looked up the index's support functions
 	fastpath   pg.BlockNumber
+	// key is the layout of an index on a column other than id (nil for id).
+	key *keyLayout
 }
 
 // btree page geometry for 16-byte index tuples (an int4 or int8 key after the
@@ -128,7 +130,7 @@ func btImageLen(imageBytes int) int {
 // createIndex is CREATE INDEX NAME ON TABLE (id): the build's heap scan (a
 // seq scan's strategy: a BULKREAD ring over NBuffers/4, hint bits set on every
 // tuple it checks), then the index pages written and logged page by page.
-func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, error) {
+func (c *Cluster) createIndex(name string, rel *heap.Relation, key *keyLayout) (*StmtResult, error) {
 	be, err := c.beginStatement(catalogTable)
 	if err != nil {
 		return nil, err
@@ -149,7 +151,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, err
 		next++
 		return next - 1, true
 	}
-	p := c.scanParticipant(be, ring, rel, c.newStream(be, ring, rel, false, cb))
+	p := c.scanParticipant(be, ring, rel, c.newStream(be, ring, rel, false, true, cb))
 	if err := c.run([]*participant{p}); err != nil {
 		return nil, err
 	}
@@ -157,8 +159,11 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, err
 	id := pg.RelID(len(c.rels))
 	c.rels = append(c.rels, nil)
 	ix := newBtree(name, rel, id)
+	if key != nil {
+		ix = newKeyBtree(name, rel, id, key.column, key.distinct, key.correlation)
+	}
 	c.pool.CreateRel(id, 0, true)
-	c.pool.ExtendOnDisk(id, ix.pages())
+	c.pool.ExtendOnDisk(be.Now, id, ix.pages())
 	c.indexOwner(id, ix)
 	// _bt_blwritepage: every page logged as it is written, the metapage last.
 	for lv, pages := range ix.levels {
@@ -171,8 +176,12 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, err
 			if i == n-1 { // the rightmost page: no high key, and only what is left
 				items = ix.right[lv]
 			}
+			hole := btImageHole(items, false)
+			if ix.key != nil && lv == 0 {
+				hole = ix.key.leafHole(i)
+			}
 			tag := pg.BufferTag{Rel: id, Block: ix.block(lv, i)}
-			lsn, now := c.wal.Insert(be.Now, &be.WAL, btImageLen(c.imageLen(be, tag, btImageHole(items, false))), 1)
+			lsn, now := c.wal.Insert(be.Now, &be.WAL, btImageLen(c.imageLen(be, tag, hole)), 1)
 			be.Now = now
 			c.pool.SetPageLSNOnDisk(id, ix.block(lv, i), lsn)
 		}
@@ -180,6 +189,12 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation) (*StmtResult, err
 	lsn, now := c.wal.Insert(be.Now, &be.WAL, btImageLen(c.imageLen(be, pg.BufferTag{Rel: id}, btImageHole(0, true))), 1)
 	be.Now = now
 	c.pool.SetPageLSNOnDisk(id, 0, lsn)
+	if c.S.Version < 17 {
+		// _bt_load ends with smgrimmedsync: the pages were written outside
+		// shared buffers, so no checkpoint would flush them (17+ registers the
+		// sync with the checkpointer instead: smgr_bulk_finish).
+		be.Now = c.storage.Sync(be.Now, id)
+	}
 	if c.indexes == nil {
 		c.indexes = map[string]*btreeIndex{}
 	}
@@ -342,6 +357,7 @@ func (e *Env) cmdIndex(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, fmt.Errorf("index %s: relation %q already exists", name, name)
 	}
 	var rel *heap.Relation
+	column, distinct, corr, haveCorr := "id", int64(0), 1.0, false
 	for _, a := range args[1:] {
 		v, err := argVal(a)
 		if err != nil {
@@ -353,18 +369,48 @@ func (e *Env) cmdIndex(args []datadriven.CmdArg) (Output, error) {
 				return Output{}, fmt.Errorf("index %s: %w", name, err)
 			}
 		case "key":
-			if v != "id" {
-				return Output{}, fmt.Errorf("index %s: key=%s: column %q does not exist (the model indexes the implicit id column: key=id)", name, v, v)
+			if !validIdent(v) {
+				return Output{}, fmt.Errorf("index %s: key=%s: expected a column name", name, v)
 			}
+			column = v
+		case "distinct":
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n < 1 {
+				return Output{}, fmt.Errorf("index %s: distinct=%s: expected the number of distinct key values, at least 1", name, v)
+			}
+			distinct = n
+		case "correlation":
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f < -1 || f > 1 {
+				return Output{}, fmt.Errorf("index %s: correlation=%s: expected a number from -1 to 1 (pg_stats.correlation)", name, v)
+			}
+			corr, haveCorr = f, true
 		default:
-			return Output{}, fmt.Errorf("index %s: unknown option %q (on, key)", name, a.Key)
+			return Output{}, fmt.Errorf("index %s: unknown option %q (on, key, distinct, correlation)", name, a.Key)
 		}
 	}
 	if rel == nil {
 		return Output{}, fmt.Errorf("index %s: give the table: on=TABLE", name)
 	}
+	var key *keyLayout
+	if column == "id" {
+		if distinct != 0 || haveCorr {
+			return Output{}, fmt.Errorf("index %s: key=id is unique and in load order (distinct and correlation follow); they apply to another key", name)
+		}
+	} else {
+		if distinct == 0 {
+			return Output{}, fmt.Errorf("index %s: key=%s: declare how many distinct values it has: distinct=N (the model's rows have only id)", name, column)
+		}
+		if rel.Rows > 0 && distinct > rel.Rows {
+			return Output{}, fmt.Errorf("index %s: distinct=%d: more values than the table's %d rows", name, distinct, rel.Rows)
+		}
+		if !haveCorr {
+			corr = 0
+		}
+		key = &keyLayout{column: column, distinct: distinct, correlation: corr}
+	}
 	r := rel
-	return e.stmt(func() (*StmtResult, error) { return e.C.createIndex(name, r) })
+	return e.stmt(func() (*StmtResult, error) { return e.C.createIndex(name, r, key) })
 }
 
 func (e *Env) cmdIndexScan(args []datadriven.CmdArg) (Output, error) {
@@ -375,11 +421,22 @@ func (e *Env) cmdIndexScan(args []datadriven.CmdArg) (Output, error) {
 	if !ok {
 		return Output{}, fmt.Errorf("index_scan %s: index %q does not exist", args[0].Key, args[0].Key)
 	}
-	from, to := int64(-1), int64(-1)
+	from, to, rows, pages, sorted := int64(-1), int64(-1), int64(-1), int64(-1), false
 	for _, a := range args[1:] {
 		v, err := argVal(a)
 		if err != nil {
 			return Output{}, err
+		}
+		if a.Key == "order" {
+			switch v {
+			case "index":
+				sorted = false
+			case "sorted":
+				sorted = true
+			default:
+				return Output{}, fmt.Errorf("index_scan %s: order=%s: expected index or sorted", ix.name, v)
+			}
+			continue
 		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
@@ -392,14 +449,42 @@ func (e *Env) cmdIndexScan(args []datadriven.CmdArg) (Output, error) {
 			from = n
 		case "to":
 			to = n
+		case "rows", "pages":
+			if ix.key == nil {
+				return Output{}, fmt.Errorf("index_scan %s: %s=: the rows of an id index follow from the table's layout; rows= and pages= declare another key's", ix.name, a.Key)
+			}
+			if n < 1 {
+				return Output{}, fmt.Errorf("index_scan %s: %s=%d: expected at least 1", ix.name, a.Key, n)
+			}
+			if a.Key == "rows" {
+				rows = n
+			} else {
+				pages = n
+			}
 		default:
-			return Output{}, fmt.Errorf("index_scan %s: unknown option %q (key, from, to)", ix.name, a.Key)
+			return Output{}, fmt.Errorf("index_scan %s: unknown option %q (key, from, to, rows, pages, order)", ix.name, a.Key)
 		}
 	}
 	if from < 0 || to < 0 || to < from {
 		return Output{}, fmt.Errorf("index_scan %s: give key=K, or from=A to=B with A ≤ B", ix.name)
 	}
-	return e.stmt(func() (*StmtResult, error) { return e.C.indexScan(ix, from, to) })
+	if ix.key == nil {
+		if sorted {
+			return Output{}, fmt.Errorf("index_scan %s: order=sorted: an id index already fetches in heap order", ix.name)
+		}
+		return e.stmt(func() (*StmtResult, error) { return e.C.indexScan(ix, from, to) })
+	}
+	kl := ix.key
+	if from < 1 || to > kl.distinct {
+		return Output{}, fmt.Errorf("index_scan %s: %s values are 1..%d (distinct=%d)", ix.name, kl.column, kl.distinct, kl.distinct)
+	}
+	if pages > 0 && rows > 0 && pages > rows {
+		return Output{}, fmt.Errorf("index_scan %s: pages=%d: more pages than rows=%d", ix.name, pages, rows)
+	}
+	if pages > int64(ix.rel.NPages()) {
+		return Output{}, fmt.Errorf("index_scan %s: pages=%d: the table has %d pages", ix.name, pages, ix.rel.NPages())
+	}
+	return e.stmt(func() (*StmtResult, error) { return e.C.indexScanKey(ix, from, to, rows, pages, sorted) })
 }
 
 // Btree WAL records of ascending inserts, as pg_waldump shows them on 15:

@@ -197,7 +197,7 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 		for i := 0; i < prof.tableGrowthPages && c.tablesCreated > 0; i++ {
 			blk := pg.BlockNumber(prof.pages + 1 + (c.tablesCreated-1)*prof.tableGrowthPages + i)
 			if int(blk) >= c.pool.NBlocks(pg.CatalogRel) {
-				c.pool.ExtendOnDisk(pg.CatalogRel, int(blk)+1)
+				c.pool.ExtendOnDisk(be.Now, pg.CatalogRel, int(blk)+1)
 			}
 			b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
 			if err != nil {

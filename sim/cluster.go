@@ -22,6 +22,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -31,6 +32,8 @@ type Cluster struct {
 	S    *Settings
 	pool *bufmgr.Pool
 	wal  *wal.WAL
+	// storage is the machine below the server: the OS page cache and the device.
+	storage *storage.Storage
 
 	rels   []*heap.Relation // by RelID; [0] is nil (the catalogs)
 	byName map[string]*heap.Relation
@@ -39,6 +42,7 @@ type Cluster struct {
 	walwriter walWriter
 	sync      syncScanTable
 	rng       *pcg
+	seed      uint64
 	marks     map[string]mark
 	notices   []string
 	// forks maps (heap RelID, fork) to the fork's storage in the pool; forkOwner back.
@@ -87,19 +91,26 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	if s.Version >= 18 && s.Enum("io_method") != "sync" {
 		ioWorkers = int(s.Int("io_workers"))
 	}
+	st, err := storage.New(s.StorageConfig())
+	if err != nil {
+		return nil, err
+	}
 	p, err := bufmgr.NewPool(bufmgr.Config{
 		NBuffers: s.NBuffers(), Version: s.Version,
 		Checksums: s.Bool("data_checksums"), WALLogHints: s.Bool("wal_log_hints"),
-		IOWorkers: ioWorkers, Costs: costs.Buf,
+		IOWorkers: ioWorkers, Costs: costs.Buf, Storage: st,
 	}, w)
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{S: s, pool: p, wal: w, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
-		rng: newPCG(seed), marks: map[string]mark{}, initFileStale: true}
+	c := &Cluster{S: s, pool: p, wal: w, storage: st, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
+		rng: newPCG(seed), seed: seed, marks: map[string]mark{}, initFileStale: true}
 	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
 	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).pages+1, true)
+	// initdb wrote the catalog: its pages are in the page cache.
+	st.Preload(pg.CatalogRel, catalogFor(s.Version).pages+1)
 	c.walwriter.next = s.Int("wal_writer_delay")
+	p.TrackIOTiming = s.Bool("track_io_timing")
 	if err := c.applyWALCompression(); err != nil {
 		return nil, err
 	}

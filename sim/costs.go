@@ -23,6 +23,11 @@ import (
 //     puts most of its first read's extra 750 ms on 55,766 such writes, ~13 µs
 //     each (a pwrite of 8 kB under WALWriteLock): 12 µs a call + 2 µs a page.
 //     With these the first and second reads keep the seed's 5.5× ratio (F001-3).
+//   - A heap fetch of one tuple by an index scan (lock, HOT-chain search,
+//     unlock) ~0.75 µs: seed 003's warm index scan (F003-1) spends 0.534 ms on
+//     504 buffers, ~1.06 µs each with the pin and the visibility check. That
+//     figure calibrates it; F003-2 to -4 then follow from the storage model.
+//   - posix_fadvise(WILLNEED): a system call that queues reads, ~2 µs.
 //   - Checksum computation and WAL record copying+CRC at a few GB/s.
 //   - Parallel worker start-up: fork + catalog cache warm-up, a few ms.
 var costs = struct {
@@ -32,6 +37,7 @@ var costs = struct {
 	TupleNs        int64 // per tuple whose visibility is checked with its hint bit set
 	TupleUnhintNs  int64 // per tuple whose xmin must be looked up in pg_xact and hinted
 	TupleAllVisNs  int64 // per tuple on an all-visible page (no visibility check)
+	FetchNs        int64 // heapam_index_fetch_tuple: lock the page, follow the HOT chain, unlock
 	InsertTupleNs  int64 // forming and placing one tuple in INSERT … SELECT
 	WorkerStartNs  int64
 	StatementNs    int64 // parse, plan, executor start/end of one statement
@@ -43,6 +49,7 @@ var costs = struct {
 		ChecksumNs:  2_000,
 		ReadCallNs:  4_000,
 		ReadPageNs:  500,
+		AdviseNs:    2_000,
 	},
 	WAL: wal.Costs{
 		InsertNs:      400,
@@ -55,6 +62,7 @@ var costs = struct {
 	TupleNs:        80,
 	TupleUnhintNs:  200,
 	TupleAllVisNs:  100,
+	FetchNs:        750,
 	InsertTupleNs:  3_000,
 	WorkerStartNs:  3_000_000,
 	StatementNs:    200_000,

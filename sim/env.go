@@ -75,6 +75,8 @@ func init() {
 		{"index_scan", "index_scan INDEX key=K | from=A to=B", "an Index Scan of the rows with id K, or A to B", (*Env).cmdIndexScan},
 		// Example: analyze big
 		{"analyze", "analyze TABLE", "ANALYZE TABLE: a block sample of 300 × default_statistics_target", (*Env).cmdAnalyze},
+		// Example: drop caches
+		{"drop", "drop caches", "echo 3 > /proc/sys/vm/drop_caches: the OS page cache loses every clean page", (*Env).cmdDropCaches},
 		// Example: replay zipf.oracleGeneral format=oraclegeneral relation=trace
 		{"replay", "replay FILE format=oraclegeneral|csv [relation=NAME]", "replay a block-access trace (libCacheSim oracleGeneral, or CSV lines relation,block[,op]): ReadBuffer + ReleaseBuffer per access; prints requests, hits, misses, evictions", (*Env).cmdReplay},
 		// Example: sleep 1s
@@ -207,6 +209,9 @@ func (e *Env) cmdSet(args []datadriven.CmdArg) (Output, error) {
 		}
 		g := lookupGUC(a.Key)
 		if g != nil && g.restart && g.since <= next.Version {
+			if g.machine {
+				return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "describes the machine; give it on the cluster command"}
+			}
 			if g.initdb {
 				return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "is chosen at initdb; start a new cluster with cluster ... " + a.Key + "=" + val}
 			}
@@ -221,6 +226,7 @@ func (e *Env) cmdSet(args []datadriven.CmdArg) (Output, error) {
 		}
 	}
 	e.C.S = next
+	e.C.pool.TrackIOTiming = next.Bool("track_io_timing")
 	if err := e.C.applyWALCompression(); err != nil {
 		return Output{}, err
 	}
@@ -243,6 +249,7 @@ func (e *Env) cmdRestart(args []datadriven.CmdArg) (Output, error) {
 	// record flushed (no REDO record, no standby snapshot); then an empty pool.
 	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
 	c.pool.BufferSync(be, true)
+	be.Now = c.storage.SyncAll(be.Now)
 	be.Now = c.wal.ShutdownCheckpoint(be.Now, &be.WAL)
 	c.finish([]*participant{{be: be}})
 	c.foldWAL(be)
@@ -250,6 +257,16 @@ func (e *Env) cmdRestart(args []datadriven.CmdArg) (Output, error) {
 	c.sync = syncScanTable{}
 	c.initFileStale = true
 	return Output{Text: "ok", JSON: map[string]any{}}, nil
+}
+
+func (e *Env) cmdDropCaches(args []datadriven.CmdArg) (Output, error) {
+	if len(args) != 1 || !positional(args[0]) || args[0].Key != "caches" {
+		return Output{}, fmt.Errorf("drop: expected: drop caches")
+	}
+	n := e.C.storage.DropCaches(e.C.now)
+	in, act := e.C.storage.Cached()
+	return Output{Text: fmt.Sprintf("ok: %d pages dropped from the OS page cache; %d dirty pages stay", n, in+act),
+		JSON: map[string]any{"dropped": n, "cached": in + act}}, nil
 }
 
 func (e *Env) cmdSleep(args []datadriven.CmdArg) (Output, error) {

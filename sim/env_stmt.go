@@ -38,6 +38,9 @@ func (e *Env) cmdInsert(args []datadriven.CmdArg) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
+	if err := e.C.keyIndexesMaintainable(r); err != nil {
+		return Output{}, fmt.Errorf("insert %s: %w", r.Name, err)
+	}
 	n := r.Declared
 	for _, a := range rest {
 		if a.Key != "rows" {
@@ -58,6 +61,9 @@ func (e *Env) cmdCopy(args []datadriven.CmdArg) (Output, error) {
 	r, rest, err := e.oneTable("copy", args)
 	if err != nil {
 		return Output{}, err
+	}
+	if err := e.C.keyIndexesMaintainable(r); err != nil {
+		return Output{}, fmt.Errorf("copy %s: %w", r.Name, err)
 	}
 	n, freeze := r.Declared, false
 	for _, a := range rest {

@@ -94,7 +94,7 @@ func (c *Cluster) forkReadBuf(be *bufmgr.Backend, rel *heap.Relation, f pg.ForkN
 				c.pool.Unpin(be, b)
 			}
 		}
-		c.pool.ExtendOnDisk(id, int(blk)+1)
+		c.pool.ExtendOnDisk(be.Now, id, int(blk)+1)
 	}
 	// The fork is its own storage in the pool, so the tag needs no fork number.
 	b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: id, Block: blk}, nil)

@@ -20,6 +20,7 @@ func (c *Cluster) checkpoint() (*StmtResult, error) {
 	lsn0 := c.wal.InsertLSN()
 	be.Now = c.wal.Checkpoint(be.Now, &be.WAL, c.S.Version)
 	written := c.pool.BufferSync(be, false)
+	be.Now = c.storage.SyncAll(be.Now) // ProcessSyncRequests: fsync the files written since the last checkpoint
 	be.Now = c.wal.FinishCheckpoint(be.Now, &be.WAL)
 	c.finish([]*participant{{be: be}})
 	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
@@ -79,7 +80,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 		}
 		return 0, false
 	}
-	stream := c.newStream(be, ring, rel, true, cb)
+	stream := c.newStream(be, ring, rel, true, false, cb)
 	// visibilitymap_pin: the VM page covering the current block stays pinned
 	// until the scan moves past it.
 	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber

@@ -31,9 +31,11 @@ import (
 // densely in first-seen order (hashed ids of public traces) — the clock sweep
 // never looks at block numbers, so either way the hits are the same. CSV
 // lines name their relation. A relation that does not exist yet is created
-// by the replay (CREATE TABLE, its pages present on disk but empty) and grows
-// to the largest block the trace reads; a block past the end of an existing
-// table is an error, as reading past EOF is in PostgreSQL.
+// by the replay (CREATE TABLE over a data file that already holds as many
+// empty pages as the largest block the trace reads: on disk, in no cache); a
+// block past the end of an existing table is an error, as reading past EOF is
+// in PostgreSQL. Both formats are read once before any access (twice for
+// hashed ids), so a bad line or record is reported before anything runs.
 
 // replayResult is a replay's counts.
 type replayResult struct {
@@ -112,8 +114,9 @@ func (e *Env) cmdReplay(args []datadriven.CmdArg) (Output, error) {
 	}}, nil
 }
 
-// traceRelation returns the relation a trace names, creating it (empty, its
-// pool storage nblocks long) when it does not exist; created says which.
+// traceRelation returns the relation a trace names, creating it with
+// nblocks pages when it does not exist (CREATE TABLE over a data file that
+// already holds them: on disk, not in any cache); created says which.
 func (c *Cluster) traceRelation(name string, nblocks int) (r *heap.Relation, created bool, err error) {
 	if r, ok := c.byName[name]; ok {
 		return r, false, nil
@@ -123,10 +126,13 @@ func (c *Cluster) traceRelation(name string, nblocks int) (r *heap.Relation, cre
 	}
 	id := pg.RelID(len(c.rels))
 	r = heap.NewRelation(id, name, heap.Shape{TupleLen: 28, Fillfactor: 100, PlannerWidth: 4})
+	r.ReservePages(nblocks)
+	for r.NPages() < nblocks {
+		r.AddPage()
+	}
 	c.rels = append(c.rels, r)
 	c.byName[name] = r
-	c.pool.CreateRel(id, 0, true)
-	c.growTraceRelation(r, nblocks)
+	c.pool.CreateRel(id, nblocks, true)
 	return r, true, nil
 }
 
@@ -137,14 +143,6 @@ func validTableName(name string) error {
 		}
 	}
 	return nil
-}
-
-// growTraceRelation extends a relation the trace created to nblocks empty pages on disk.
-func (c *Cluster) growTraceRelation(r *heap.Relation, nblocks int) {
-	for r.NPages() < nblocks {
-		r.AddPage()
-	}
-	c.pool.ExtendOnDisk(r.ID, nblocks)
 }
 
 // replayer runs accesses as one client backend interleaved with the WAL writer.
@@ -200,6 +198,28 @@ const (
 	maxTraceBlocks    = 0xFFFFFFFF
 )
 
+// oraclePass reads every record of an oracleGeneral file from the start,
+// calling fn for each object id.
+func oraclePass(f *os.File, name string, recs []trace.Record, fn func(id uint64)) (n int64, err error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	rd := trace.NewOracleReader(name, f)
+	for {
+		k, err := rd.Read(recs)
+		for _, r := range recs[:k] {
+			fn(r.ObjID)
+		}
+		n += int64(k)
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
 func (c *Cluster) replayOracle(name, file, relName string) (*replayResult, error) {
 	f, err := os.Open(file)
 	if err != nil {
@@ -217,54 +237,55 @@ func (c *Cluster) replayOracle(name, file, relName string) (*replayResult, error
 		return nil, fmt.Errorf("%s: truncated oracleGeneral trace: the record at byte offset %d has %d of its %d bytes (file size %d is not a multiple of %d)",
 			name, st.Size()-rest, rest, trace.RecordSize, st.Size(), trace.RecordSize)
 	}
-	// Pass 1: the largest object id decides how ids become blocks.
+	// Pass 1: the largest object id decides how ids become blocks; hashed
+	// ids are numbered in first-seen order (a second pass), so the relation's
+	// size is known before any access.
 	recs := make([]trace.Record, 4096)
 	var maxID uint64
-	var n int64
-	rd := trace.NewOracleReader(name, f)
-	for {
-		k, err := rd.Read(recs)
-		for _, r := range recs[:k] {
-			maxID = max(maxID, r.ObjID)
-		}
-		n += int64(k)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	n, err := oraclePass(f, name, recs, func(id uint64) { maxID = max(maxID, id) })
+	if err != nil {
+		return nil, err
 	}
 	direct := n == 0 || maxID < traceDirectBlocks || (maxID < 2*uint64(n) && maxID < maxTraceBlocks)
+	var dense map[uint64]uint32
 	nblocks := 0
-	if direct && n > 0 {
-		nblocks = int(maxID) + 1
-	}
-	if !direct && n > maxTraceBlocks {
-		return nil, fmt.Errorf("%s: %d requests of hashed object ids may need more than %d blocks in one relation", name, n, maxTraceBlocks)
+	if direct {
+		if n > 0 {
+			nblocks = int(maxID) + 1
+		}
+	} else {
+		dense = make(map[uint64]uint32)
+		if _, err := oraclePass(f, name, recs, func(id uint64) {
+			if _, ok := dense[id]; !ok && len(dense) < maxTraceBlocks {
+				dense[id] = uint32(len(dense))
+			}
+		}); err != nil {
+			return nil, err
+		}
+		if len(dense) >= maxTraceBlocks {
+			return nil, fmt.Errorf("%s: more than %d distinct object ids: more blocks than one relation can have", name, maxTraceBlocks-1)
+		}
+		nblocks = len(dense)
 	}
 	rel, created, err := c.traceRelation(relName, nblocks)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if !created && direct && nblocks > c.pool.NBlocks(rel.ID) {
-		return nil, fmt.Errorf("%s: object id %d is past the end of %s (%d pages): reading beyond EOF", name, maxID, relName, c.pool.NBlocks(rel.ID))
-	}
-	if !direct && !created {
-		return nil, fmt.Errorf("%s: hashed object ids (up to %d) can only be replayed into a relation the replay creates; %s exists", name, maxID, relName)
+	if !created {
+		if !direct {
+			return nil, fmt.Errorf("%s: hashed object ids (up to %d) can only be replayed into a relation the replay creates; %s exists", name, maxID, relName)
+		}
+		if nblocks > c.pool.NBlocks(rel.ID) {
+			return nil, fmt.Errorf("%s: object id %d is past the end of %s (%d pages): reading beyond EOF", name, maxID, relName, c.pool.NBlocks(rel.ID))
+		}
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	// Pass 2: the accesses.
+	// The accesses.
 	rp := c.newReplayer(name, "oraclegeneral", relName)
-	rd = trace.NewOracleReader(name, f)
-	var dense map[uint64]uint32
-	if !direct {
-		dense = make(map[uint64]uint32)
-	}
+	rd := trace.NewOracleReader(name, f)
 	var pos, have int
-	eof := false
 	tag := pg.BufferTag{Rel: rel.ID}
 	res, err := rp.run(func() (bool, error) {
 		if pos == have {
@@ -272,21 +293,15 @@ func (c *Cluster) replayOracle(name, file, relName string) (*replayResult, error
 			if err != nil && !errors.Is(err, io.EOF) {
 				return true, err
 			}
-			pos, have, eof = 0, k, k == 0
-			if eof {
+			if k == 0 {
 				return true, nil
 			}
+			pos, have = 0, k
 		}
 		id := recs[pos].ObjID
 		pos++
 		if dense != nil {
-			blk, ok := dense[id]
-			if !ok {
-				blk = uint32(len(dense))
-				dense[id] = blk
-				c.growTraceRelation(rel, int(blk)+1)
-			}
-			tag.Block = pg.BlockNumber(blk)
+			tag.Block = pg.BlockNumber(dense[id])
 		} else {
 			tag.Block = pg.BlockNumber(id)
 		}
@@ -295,11 +310,28 @@ func (c *Cluster) replayOracle(name, file, relName string) (*replayResult, error
 	if err != nil {
 		return nil, err
 	}
-	res.blocks = c.pool.NBlocks(rel.ID)
-	if dense != nil {
-		res.blocks = len(dense)
-	}
+	res.blocks = nblocks
 	return res, nil
+}
+
+// csvPass reads every line of a CSV trace from the start, calling fn for each access.
+func csvPass(f *os.File, name string, fn func(a trace.Access) error) error {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	rd := trace.NewCSVReader(name, f)
+	for {
+		a, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(a); err != nil {
+			return err
+		}
+	}
 }
 
 func (c *Cluster) replayCSV(name, file string) (*replayResult, error) {
@@ -311,14 +343,44 @@ func (c *Cluster) replayCSV(name, file string) (*replayResult, error) {
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", name)
 	}
-	rd := trace.NewCSVReader(name, f)
-	rp := c.newReplayer(name, "csv", "")
-	type relState struct {
-		rel     *heap.Relation
-		created bool
-	}
-	rels := map[string]relState{}
+	// Pass 1: every line parses, every block of an existing table is inside
+	// it, and each new relation's size is known — before any access.
 	var order []string
+	size := map[string]int{}
+	if err := csvPass(f, name, func(a trace.Access) error {
+		nb, seen := size[a.Relation]
+		if !seen {
+			order = append(order, a.Relation)
+			if r, ok := c.byName[a.Relation]; ok {
+				nb = c.pool.NBlocks(r.ID)
+			} else if err := validTableName(a.Relation); err != nil {
+				return fmt.Errorf("%s:%d: %w", name, a.Line, err)
+			}
+		}
+		if _, ok := c.byName[a.Relation]; ok && int(a.Block) >= nb {
+			return fmt.Errorf("%s:%d: block %d is past the end of %s (%d pages): reading beyond EOF", name, a.Line, a.Block, a.Relation, nb)
+		} else if !ok {
+			nb = max(nb, int(a.Block)+1)
+		}
+		size[a.Relation] = nb
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	ids := map[string]pg.RelID{}
+	for _, rn := range order {
+		r, _, err := c.traceRelation(rn, size[rn])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		ids[rn] = r.ID
+	}
+	// Pass 2: the accesses.
+	rp := c.newReplayer(name, "csv", "")
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	rd := trace.NewCSVReader(name, f)
 	res, err := rp.run(func() (bool, error) {
 		a, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -327,33 +389,17 @@ func (c *Cluster) replayCSV(name, file string) (*replayResult, error) {
 		if err != nil {
 			return true, err
 		}
-		rs, ok := rels[a.Relation]
-		if !ok {
-			r, created, err := c.traceRelation(a.Relation, 0)
-			if err != nil {
-				return true, fmt.Errorf("%s:%d: %w", name, a.Line, err)
-			}
-			rs = relState{r, created}
-			rels[a.Relation] = rs
-			order = append(order, a.Relation)
-		}
-		if nb := c.pool.NBlocks(rs.rel.ID); int(a.Block) >= nb {
-			if !rs.created {
-				return true, fmt.Errorf("%s:%d: block %d is past the end of %s (%d pages): reading beyond EOF", name, a.Line, a.Block, a.Relation, nb)
-			}
-			c.growTraceRelation(rs.rel, int(a.Block)+1)
-		}
-		return false, rp.access(pg.BufferTag{Rel: rs.rel.ID, Block: pg.BlockNumber(a.Block)}, a.Write)
+		return false, rp.access(pg.BufferTag{Rel: ids[a.Relation], Block: pg.BlockNumber(a.Block)}, a.Write)
 	})
 	if err != nil {
 		return nil, err
 	}
-	for i, r := range order {
+	for i, rn := range order {
 		if i > 0 {
 			res.relation += ", "
 		}
-		res.relation += r
-		res.blocks += c.pool.NBlocks(rels[r].rel.ID)
+		res.relation += rn
+		res.blocks += size[rn]
 	}
 	return res, nil
 }

@@ -170,8 +170,11 @@ func (c *Cluster) streamConfig(maintenance bool) bufmgr.StreamConfig {
 		ios = int(c.S.Int("maintenance_io_concurrency"))
 	}
 	pinLimit := c.S.PinLimit()
+	// read_stream_begin_impl: advice where it can help (no direct I/O, max_ios > 0),
+	// from 18 only when reads are synchronous (io_method=sync).
+	advice := ios > 0 && (c.S.Version == 17 || (c.S.Version >= 18 && c.S.Enum("io_method") == "sync"))
 	return bufmgr.StreamConfig{Version: c.S.Version, MaxIOs: ios, IOCombineLimit: c.S.IOCombineLimit(),
-		PinLimit: pinLimit, NBuffers: c.S.NBuffers()}
+		PinLimit: pinLimit, NBuffers: c.S.NBuffers(), Advice: advice}
 }
 
 // computeParallelWorker is compute_parallel_worker (allpaths.c) for a heap of
@@ -197,10 +200,13 @@ func computeParallelWorker(s *Settings, nblocks, limit int) int {
 // newStream is the read stream a heap scan of rel uses: read_stream.c's from
 // 17 (at maintenance_io_concurrency for VACUUM and ANALYZE), one page per
 // read before.
-func (c *Cluster) newStream(be *bufmgr.Backend, ring *strategy.Ring, rel *heap.Relation, maintenance bool, next func() (pg.BlockNumber, bool)) *bufmgr.ReadStream {
+func (c *Cluster) newStream(be *bufmgr.Backend, ring *strategy.Ring, rel *heap.Relation, maintenance, sequential bool, next func() (pg.BlockNumber, bool)) *bufmgr.ReadStream {
 	cfg := bufmgr.StreamConfig{Version: c.S.Version}
 	if c.S.Version >= 17 {
 		cfg = c.streamConfig(maintenance)
+	}
+	if sequential { // READ_STREAM_SEQUENTIAL: the kernel's readahead is left to work
+		cfg.Advice = false
 	}
 	return c.pool.NewReadStream(be, ring, rel.ID, cfg, next)
 }
@@ -316,7 +322,9 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 				return cur, true
 			}
 		}
-		stream := c.pool.NewReadStream(be, ring, rel.ID, c.streamConfig(false), next)
+		cfg := c.streamConfig(false)
+		cfg.Advice = false // heapam's seq scans are READ_STREAM_SEQUENTIAL
+		stream := c.pool.NewReadStream(be, ring, rel.ID, cfg, next)
 		ps = append(ps, c.scanParticipant(be, ring, rel, stream))
 	}
 	if workers == 0 || s.Bool("parallel_leader_participation") {

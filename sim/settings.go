@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/storage"
 )
 
 type gucKind uint8
@@ -33,8 +34,11 @@ type gucDef struct {
 	restart  bool // PGC_POSTMASTER (or fixed at initdb)
 	initdb   bool // data_checksums: chosen at initdb
 	modelled bool
-	def      func(v pg.Version) string
-	doc      string
+	// machine: not a PostgreSQL setting but the machine's (the OS page cache,
+	// readahead, the device), given on cluster; verify leaves it out.
+	machine bool
+	def     func(v pg.Version) string
+	doc     string
 }
 
 func fixed(s string) func(pg.Version) string { return func(pg.Version) string { return s } }
@@ -104,6 +108,12 @@ var gucs = []gucDef{
 	{name: "autovacuum", kind: kindBool, modelled: false, def: fixed("on"), doc: "autovacuum not simulated yet"},
 	{name: "wal_compression", kind: kindEnum, enum: []string{"off", "on", "pglz", "lz4", "zstd"}, modelled: true, def: fixed("off"), doc: "full-page images compressed for real (pglz, lz4, zstd; on = pglz)"},
 	{name: "track_io_timing", kind: kindBool, modelled: true, def: fixed("off"), doc: "print I/O Timings: in statement output (io_read_ms is always computed)"},
+	{name: "os_cache", kind: kindSize, unit: pg.UnitKB, min: 0, max: 24 << 30, restart: true, machine: true, modelled: true, def: fixed("16GB"),
+		doc: "machine: the OS page cache available to data files (0: none, every read goes to the device; at most 24TB, the largest machines sold)"},
+	{name: "device", kind: kindEnum, enum: storage.DeviceNames(), restart: true, machine: true, modelled: true, def: fixed("nvme"),
+		doc: "machine: the storage device profile (see 'pgbufsim help devices')"},
+	{name: "read_ahead_kb", kind: kindInt, min: 0, max: storage.MaxReadAheadKB, restart: true, machine: true, modelled: true, def: fixed("128"),
+		doc: "machine: the device's kernel readahead maximum (/sys/block/DEV/queue/read_ahead_kb), a multiple of 4"},
 	{name: "wal_level", kind: kindEnum, enum: []string{"minimal", "replica", "logical"}, restart: true, modelled: false, def: fixed("replica"), doc: "replica assumed"},
 }
 
@@ -199,6 +209,9 @@ func (s *Settings) set(g *gucDef, value string) error {
 		if n < g.min || n > g.max {
 			return bad(fmt.Sprintf("outside the allowed range %d..%d", g.min, g.max))
 		}
+		if g.name == "read_ahead_kb" && n%4 != 0 {
+			return bad(fmt.Sprintf("must be a multiple of 4 (the kernel reads ahead in 4kB pages) from 0 to %d", g.max))
+		}
 		s.vals[g.name] = n
 	case kindSize:
 		n, err := pg.ParseSize(value, g.unit)
@@ -232,6 +245,8 @@ func (s *Settings) sizeRange(g *gucDef) string {
 	switch g.name {
 	case "shared_buffers":
 		return "below the minimum of 16 buffers (128kB)"
+	case "os_cache":
+		return "must be from 0 (no page cache: every read goes to the device) to 24TB (the largest machines sold)"
 	}
 	lo, hi := g.min*int64(g.unit), g.max*int64(g.unit)
 	if g.min < 0 {
@@ -313,6 +328,21 @@ func (s *Settings) clone() *Settings {
 		c.enums[k] = v
 	}
 	return c
+}
+
+// Machine reports whether name is a machine setting rather than a PostgreSQL one.
+func Machine(name string) bool {
+	g := lookupGUC(name)
+	return g != nil && g.machine
+}
+
+// StorageConfig is the machine the settings describe.
+func (s *Settings) StorageConfig() storage.Config {
+	return storage.Config{
+		CacheBlocks: s.Int("os_cache") * int64(pg.UnitKB) / pg.BLCKSZ,
+		Device:      storage.Devices[s.Enum("device")],
+		ReadAheadKB: int(s.Int("read_ahead_kb")),
+	}
 }
 
 // NBuffers is shared_buffers in buffers.

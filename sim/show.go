@@ -56,8 +56,10 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 		if !positional(a) {
 			return Output{}, fmt.Errorf("show buffercache: unexpected %s=... (list table names)", a.Key)
 		}
-		if _, err := e.table(a.Key); err != nil {
-			return Output{}, fmt.Errorf("show buffercache %s: %w", a.Key, err)
+		if _, isIndex := c.indexes[a.Key]; !isIndex {
+			if _, err := e.table(a.Key); err != nil {
+				return Output{}, fmt.Errorf("show buffercache %s: %w", a.Key, err)
+			}
 		}
 		want[a.Key] = true
 	}
@@ -87,20 +89,24 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 	}
 	var list []*bcRow
 	for _, r := range c.sortedRels() {
-		if len(want) > 0 && !want[r.Name] {
-			continue
-		}
-		if row := rows[r.ID]; row != nil {
-			list = append(list, row)
-		} else {
-			list = append(list, &bcRow{name: r.Name})
-		}
-		for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
-			if id, ok := c.forks[[2]int{int(r.ID), int(f)}]; ok && rows[id] != nil {
-				list = append(list, rows[id])
+		// A table brings its forks and indexes; an index can be asked alone.
+		showRel := len(want) == 0 || want[r.Name]
+		if showRel {
+			if row := rows[r.ID]; row != nil {
+				list = append(list, row)
+			} else {
+				list = append(list, &bcRow{name: r.Name})
+			}
+			for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
+				if id, ok := c.forks[[2]int{int(r.ID), int(f)}]; ok && rows[id] != nil {
+					list = append(list, rows[id])
+				}
 			}
 		}
 		for _, ix := range c.sortedIndexes(r) {
+			if !showRel && !want[ix.name] {
+				continue
+			}
 			if row := rows[ix.id]; row != nil {
 				list = append(list, row)
 			} else {
@@ -179,7 +185,12 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 	if e.C.S.Version < 16 {
 		b.WriteString("note: pg_stat_io is new in PostgreSQL 16; these are the counters it would show\n")
 	}
-	fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8s %8s\n", "backend_type", "object", "context", "reads", "hits", "evictions", "reuses", "writes", "extends")
+	timing := e.C.S.Bool("track_io_timing")
+	fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8s %8s", "backend_type", "object", "context", "reads", "hits", "evictions", "reuses", "writes", "extends")
+	if timing {
+		fmt.Fprintf(&b, " %10s", "read_time")
+	}
+	b.WriteString("\n")
 	var js []map[string]any
 	for bt := bufmgr.BackendType(0); bt < bufmgr.NumBackendTypes; bt++ {
 		for k := strategy.Kind(0); k < strategy.NumKinds; k++ {
@@ -194,10 +205,16 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 			if !nz {
 				continue
 			}
-			fmt.Fprintf(&b, "%-18s %-8s %-9s %8d %8d %9d %8d %8d %8d\n", bt, "relation", k, r[bufmgr.OpReads], r[bufmgr.OpHits], r[bufmgr.OpEvictions], r[bufmgr.OpReuses], r[bufmgr.OpWrites], r[bufmgr.OpExtends])
-			js = append(js, map[string]any{"backend_type": bt.String(), "object": "relation", "context": k.String(),
+			fmt.Fprintf(&b, "%-18s %-8s %-9s %8d %8d %9d %8d %8d %8d", bt, "relation", k, r[bufmgr.OpReads], r[bufmgr.OpHits], r[bufmgr.OpEvictions], r[bufmgr.OpReuses], r[bufmgr.OpWrites], r[bufmgr.OpExtends])
+			row := map[string]any{"backend_type": bt.String(), "object": "relation", "context": k.String(),
 				"reads": r[bufmgr.OpReads], "hits": r[bufmgr.OpHits], "evictions": r[bufmgr.OpEvictions], "reuses": r[bufmgr.OpReuses],
-				"writes": r[bufmgr.OpWrites], "extends": r[bufmgr.OpExtends]})
+				"writes": r[bufmgr.OpWrites], "extends": r[bufmgr.OpExtends]}
+			if timing { // pg_stat_io.read_time, in milliseconds
+				fmt.Fprintf(&b, " %10.3f", float64(r[bufmgr.OpReadTime])/1e6)
+				row["read_time"] = float64(r[bufmgr.OpReadTime]/1000) / 1000
+			}
+			b.WriteString("\n")
+			js = append(js, row)
 		}
 		if w := st.WAL[bt]; (w.Writes != 0 || w.Fsyncs != 0) && (!hasCtx || ctxWant == "normal") {
 			fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8d %8s  fsyncs=%d\n", bt, "wal", "normal", "", "", "", "", w.Writes, "", w.Fsyncs)
@@ -275,10 +292,22 @@ func (e *Env) showSettings() (Output, error) {
 	var b strings.Builder
 	js := map[string]any{}
 	fmt.Fprintf(&b, "version = %d\n", s.Version)
+	machine := map[string]any{}
 	for _, n := range s.Names() {
+		if Machine(n) {
+			machine[n] = s.Format(n)
+			continue
+		}
 		fmt.Fprintf(&b, "%s = %s\n", n, s.Format(n))
 		js[n] = s.Format(n)
 	}
+	// The machine below the server: not GUCs.
+	b.WriteString("-- machine\n")
+	for _, n := range []string{"os_cache", "device", "read_ahead_kb"} {
+		fmt.Fprintf(&b, "%s = %s\n", n, s.Format(n))
+	}
+	fmt.Fprintf(&b, "device profile: %s\n", c.storage.Config().Device.Doc)
+	js["machine"] = machine
 	derived := map[string]any{
 		"nbuffers":           s.NBuffers(),
 		"max_backends":       s.MaxBackends(),

@@ -154,7 +154,14 @@ func (r *runner) translate(st *step) (action, error) {
 	case "analyze":
 		return r.actAnalyze, nil
 	case "index":
+		for _, a := range st.args[1:] {
+			if a.Key == "key" && a.Vals[0] != "id" {
+				return nil, fmt.Errorf("%s: no SQL translation: verify's tables have only id and padding, not %s", lineText(st), a.Vals[0])
+			}
+		}
 		return r.actIndex, nil
+	case "drop":
+		return nil, fmt.Errorf("%s: no SQL translation: verify does not drop the machine's page cache (it would need root and would disturb the machine)", lineText(st))
 	case "index_scan":
 		return r.actIndexScan, nil
 	case "sleep":
@@ -200,8 +207,8 @@ func (r *runner) actCluster(st *step) (action, error) {
 	checksums := false
 	var conf [][2]string
 	for _, a := range st.args {
-		if a.Key == "version" {
-			continue
+		if a.Key == "version" || sim.Machine(a.Key) {
+			continue // the machine is whatever the server runs on
 		}
 		v := a.Vals[0]
 		if a.Key == "data_checksums" {

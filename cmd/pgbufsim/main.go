@@ -6,7 +6,7 @@
 //	pgbufsim replay [--format=json] TRACE format=oraclegeneral|csv [relation=NAME] [version=N] [GUC=value ...]
 //	pgbufsim gentrace kind=zipf|uniform|loop|scan-mix requests=N blocks=N [alpha=S] [seed=N] FILE
 //	pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--jobs N] FILE.scn
-//	pgbufsim help [settings]
+//	pgbufsim help [settings | devices]
 //
 // Before the command, --cpuprofile=DIR or --memprofile=DIR writes a CPU or
 // heap profile of the run to DIR/cpu.pprof or DIR/mem.pprof (one at a time).
@@ -26,6 +26,7 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/pgbufsim/pgbufsim/sim"
+	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/verify"
 )
 
@@ -82,7 +83,7 @@ func usage(w io.Writer) {
 		"       pgbufsim replay [--format=json] TRACE format=oraclegeneral|csv [relation=NAME] [version=N] [GUC=value ...]\n"+
 		"       pgbufsim gentrace kind=zipf|uniform|loop|scan-mix requests=N blocks=N [alpha=S] [scan_fraction=F] [scan_blocks=N] [seed=N] FILE\n"+
 		"       pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] FILE.scn\n"+
-		"       pgbufsim help [settings]\n"+
+		"       pgbufsim help [settings | devices]\n"+
 		"Before the command: --cpuprofile=DIR or --memprofile=DIR (writes DIR/cpu.pprof or DIR/mem.pprof)")
 }
 
@@ -92,6 +93,13 @@ func help(w io.Writer, args []string) {
 		fmt.Fprintln(w, "Settings (PostgreSQL names; defaults shown for version 18):")
 		for _, n := range s.Names() {
 			fmt.Fprintf(w, "  %-34s %s\n", n, s.Format(n))
+		}
+		return
+	}
+	if len(args) > 0 && args[0] == "devices" {
+		fmt.Fprintln(w, "Device profiles (cluster device=NAME; the machine's OS page cache is os_cache=SIZE, its readahead read_ahead_kb=N):")
+		for _, n := range storage.DeviceNames() {
+			fmt.Fprintf(w, "  %-10s %s\n", n, storage.Devices[n].Doc)
 		}
 		return
 	}

@@ -1,0 +1,235 @@
+package storage
+
+import "math"
+
+// pageCache is the kernel's page cache for data files, with Linux's two LRU
+// lists for file pages (mm/swap.c, mm/vmscan.c):
+//
+//   - A page read or written for the first time goes to the head of the
+//     inactive list.
+//   - folio_mark_accessed: the first access of a page on the inactive list
+//     sets its referenced flag; a second one moves it to the active list.
+//     An access of an active page only sets the flag.
+//   - Reclaim (shrink_lruvec) takes pages from the inactive tail. A file page
+//     only referenced through read()/write() — PostgreSQL's case, it does not
+//     mmap data files — is reclaimed whatever its flag (folio_check_references
+//     returns FOLIOREF_RECLAIM_CLEAN for it). A dirty page is written back
+//     first.
+//   - When the inactive list is low (inactive_is_low: inactive × ratio <
+//     active, ratio = int_sqrt(10 × GB of file pages), 1 below 1 GB), pages
+//     move from the active tail to the inactive head, their flag cleared.
+//
+// Not modelled: refault detection (workingset shadow entries that activate a
+// page read again soon after its eviction), the multi-generational LRU, and
+// memory pressure from anything but these files.
+//
+// The index from (file, block) to page is a lazily allocated two-level table
+// per file whose leaves are freed when their last page leaves the cache, so
+// its memory follows the cache's contents, not the files' sizes.
+type pageCache struct {
+	capacity int // blocks; 0 = no page cache (every read goes to the device)
+	files    []fileIndex
+	nodes    []page // [0] unused: index 0 means "not cached"
+	free     []int32
+	lists    [2]lruList // inactive, active
+	dirty    []int32    // dirty pages per file
+}
+
+const (
+	inactive = 0
+	active   = 1
+
+	leafBits = 12
+	leafSize = 1 << leafBits
+)
+
+type fileIndex struct {
+	leaves [][]int32
+	counts []int32
+}
+
+type lruList struct {
+	head, tail int32
+	n          int
+}
+
+const (
+	flagReferenced uint8 = 1 << iota
+	flagDirty
+	flagReadahead // PG_readahead: reaching this page triggers asynchronous readahead
+)
+
+type page struct {
+	file       int32
+	blk        uint32
+	prev, next int32
+	list       uint8
+	flags      uint8
+	readyAt    int64 // when its read completes (the page is locked until then)
+}
+
+func newPageCache(capacity int) *pageCache {
+	return &pageCache{capacity: capacity, nodes: make([]page, 1)}
+}
+
+func (c *pageCache) lookup(f int32, blk uint32) int32 {
+	if int(f) >= len(c.files) {
+		return 0
+	}
+	fi := &c.files[f]
+	l := int(blk >> leafBits)
+	if l >= len(fi.leaves) || fi.leaves[l] == nil {
+		return 0
+	}
+	return fi.leaves[l][blk&(leafSize-1)]
+}
+
+func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
+	for int(f) >= len(c.files) {
+		c.files = append(c.files, fileIndex{})
+		c.dirty = append(c.dirty, 0)
+	}
+	fi := &c.files[f]
+	l := int(blk >> leafBits)
+	for l >= len(fi.leaves) {
+		fi.leaves = append(fi.leaves, nil)
+		fi.counts = append(fi.counts, 0)
+	}
+	if fi.leaves[l] == nil {
+		fi.leaves[l] = make([]int32, leafSize)
+	}
+	old := fi.leaves[l][blk&(leafSize-1)]
+	fi.leaves[l][blk&(leafSize-1)] = n
+	switch {
+	case old == 0 && n != 0:
+		fi.counts[l]++
+	case old != 0 && n == 0:
+		if fi.counts[l]--; fi.counts[l] == 0 {
+			fi.leaves[l] = nil
+		}
+	}
+}
+
+// size is the number of cached blocks.
+func (c *pageCache) size() int { return c.lists[inactive].n + c.lists[active].n }
+
+func (c *pageCache) unlink(n int32) {
+	p := &c.nodes[n]
+	l := &c.lists[p.list]
+	if p.prev != 0 {
+		c.nodes[p.prev].next = p.next
+	} else {
+		l.head = p.next
+	}
+	if p.next != 0 {
+		c.nodes[p.next].prev = p.prev
+	} else {
+		l.tail = p.prev
+	}
+	p.prev, p.next = 0, 0
+	l.n--
+}
+
+func (c *pageCache) pushHead(n int32, list uint8) {
+	p := &c.nodes[n]
+	l := &c.lists[list]
+	p.list = list
+	p.prev, p.next = 0, l.head
+	if l.head != 0 {
+		c.nodes[l.head].prev = n
+	} else {
+		l.tail = n
+	}
+	l.head = n
+	l.n++
+}
+
+// insert adds a page for (f, blk) at the inactive head and returns it.
+func (c *pageCache) insert(f int32, blk uint32, readyAt int64) int32 {
+	var n int32
+	if k := len(c.free); k > 0 {
+		n = c.free[k-1]
+		c.free = c.free[:k-1]
+	} else {
+		c.nodes = append(c.nodes, page{})
+		n = int32(len(c.nodes) - 1)
+	}
+	c.nodes[n] = page{file: f, blk: blk, readyAt: readyAt}
+	c.pushHead(n, inactive)
+	c.setIndex(f, blk, n)
+	return n
+}
+
+// remove drops page n from the cache.
+func (c *pageCache) remove(n int32) {
+	p := &c.nodes[n]
+	if p.flags&flagDirty != 0 {
+		c.dirty[p.file]--
+	}
+	c.unlink(n)
+	c.setIndex(p.file, p.blk, 0)
+	*p = page{}
+	c.free = append(c.free, n)
+}
+
+// markAccessed is folio_mark_accessed.
+func (c *pageCache) markAccessed(n int32) {
+	p := &c.nodes[n]
+	if p.list == inactive && p.flags&flagReferenced != 0 {
+		c.unlink(n)
+		p.flags &^= flagReferenced
+		c.pushHead(n, active)
+		return
+	}
+	p.flags |= flagReferenced
+}
+
+func (c *pageCache) setDirty(n int32) {
+	p := &c.nodes[n]
+	if p.flags&flagDirty == 0 {
+		p.flags |= flagDirty
+		c.dirty[p.file]++
+	}
+}
+
+func (c *pageCache) clearDirty(n int32) {
+	p := &c.nodes[n]
+	if p.flags&flagDirty != 0 {
+		p.flags &^= flagDirty
+		c.dirty[p.file]--
+	}
+}
+
+// inactiveIsLow is inactive_is_low for the file LRU.
+func (c *pageCache) inactiveIsLow() bool {
+	in, act := c.lists[inactive].n, c.lists[active].n
+	gb := (in + act) >> (30 - 13) // 8 kB blocks per GB: 2^17
+	ratio := 1
+	if gb > 0 {
+		ratio = isqrt(10 * gb)
+	}
+	return in*ratio < act
+}
+
+// isqrt is the kernel's int_sqrt: the largest r with r² ≤ x.
+func isqrt(x int) int {
+	r := int(math.Sqrt(float64(x)))
+	for r*r > x {
+		r--
+	}
+	for (r+1)*(r+1) <= x {
+		r++
+	}
+	return r
+}
+
+// victim picks the next page to reclaim (after balancing the lists), or 0.
+func (c *pageCache) victim() int32 {
+	for c.lists[active].n > 0 && c.inactiveIsLow() {
+		n := c.lists[active].tail
+		c.unlink(n)
+		c.nodes[n].flags &^= flagReferenced
+		c.pushHead(n, inactive)
+	}
+	return c.lists[inactive].tail
+}

@@ -1,0 +1,396 @@
+package storage
+
+import (
+	"fmt"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+)
+
+// Config describes the machine below PostgreSQL.
+type Config struct {
+	CacheBlocks int64 // the page cache's size for data files, in 8 kB blocks (0: none)
+	Device      Device
+	ReadAheadKB int // /sys/block/DEV/queue/read_ahead_kb (Linux default 128)
+	// MaxRequestKB is the largest request the block layer sends the device
+	// (max_sectors_kb): longer runs of pages are split.
+	MaxRequestKB int
+}
+
+// DefaultReadAheadKB and DefaultMaxRequestKB are Linux's defaults.
+const (
+	DefaultReadAheadKB  = 128
+	DefaultMaxRequestKB = 128
+)
+
+// Validate names each bad setting with its allowed range.
+func (c Config) Validate() error {
+	if c.CacheBlocks < 0 {
+		return &pg.SettingError{Name: "os_cache", Value: fmt.Sprint(c.CacheBlocks * 8), Allowed: "must not be negative"}
+	}
+	if c.ReadAheadKB < 0 || c.ReadAheadKB%4 != 0 || c.ReadAheadKB > MaxReadAheadKB {
+		return &pg.SettingError{Name: "read_ahead_kb", Value: fmt.Sprint(c.ReadAheadKB),
+			Allowed: fmt.Sprintf("must be a multiple of 4 (kB pages) from 0 to %d", MaxReadAheadKB)}
+	}
+	if c.Device.BytesPerSec <= 0 {
+		return &pg.SettingError{Name: "device", Value: c.Device.Name, Allowed: "a device profile: " + joinNames()}
+	}
+	return nil
+}
+
+// MaxReadAheadKB bounds read_ahead_kb (the kernel accepts more, but windows
+// beyond 64 MB are never useful and would make one read cost seconds).
+const MaxReadAheadKB = 65536
+
+func joinNames() string {
+	s := ""
+	for i, n := range DeviceNames() {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// Stats count what the page cache and the device did.
+type Stats struct {
+	CacheHits, CacheMisses int64 // blocks asked of read() found cached / not cached
+	DeviceBlocks           int64 // blocks read from the device (asked, read ahead or advised)
+	AdvisedBlocks          int64 // of those, read because of posix_fadvise(WILLNEED)
+	WrittenBack            int64 // dirty blocks written to the device
+	Reclaimed              int64 // blocks evicted from the page cache
+}
+
+// Storage is the page cache and the device of one machine. It outlives the
+// PostgreSQL server above it: a restart keeps it, DropCaches empties it.
+type Storage struct {
+	flat  bool // NewFlat: every page cached, nothing tracked
+	cfg   Config
+	cache *pageCache
+	dev   *deviceQueue
+	run   []int32 // scratch for readPages
+	Stats Stats
+}
+
+// New builds the storage of a machine.
+func New(c Config) (*Storage, error) {
+	if c.MaxRequestKB == 0 {
+		c.MaxRequestKB = DefaultMaxRequestKB
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &Storage{cfg: c, cache: newPageCache(int(c.CacheBlocks)), dev: newDeviceQueue(c.Device)}, nil
+}
+
+// NewFlat is the storage of the model before there was one: every read
+// served from the page cache, nothing tracked, no device. Benchmarks measure
+// what the real layer costs against it.
+func NewFlat() *Storage {
+	return &Storage{flat: true, cfg: Config{Device: Devices["nvme"], ReadAheadKB: DefaultReadAheadKB}, cache: newPageCache(0),
+		dev: newDeviceQueue(Devices["nvme"])}
+}
+
+// Config is the machine's description.
+func (s *Storage) Config() Config { return s.cfg }
+
+// Device returns the device's counters.
+func (s *Storage) DeviceStats() (reads, writes, readBytes, writeBytes int64) {
+	return s.dev.Reads, s.dev.Writes, s.dev.ReadBytes, s.dev.WriteBytes
+}
+
+// Cached reports how many blocks the page cache holds (inactive, active).
+func (s *Storage) Cached() (inactive, active int) {
+	return s.cache.lists[0].n, s.cache.lists[1].n
+}
+
+// IsCached reports whether block blk of file f is in the page cache.
+func (s *Storage) IsCached(f pg.RelID, blk pg.BlockNumber) bool {
+	return s.cache.lookup(int32(f), uint32(blk)) != 0
+}
+
+// fileSlot spaces files on the device (16 GiB apart), which only matters to
+// a disk's seek distances.
+const fileSlotBlocks = 1 << 21
+
+func offset(f int32, blk uint32) int64 {
+	return (int64(f)*fileSlotBlocks + int64(blk)) * pg.BLCKSZ
+}
+
+// Reader is one open file description's readahead state per file
+// (struct file_ra_state): each process that reads a file has its own.
+type Reader struct {
+	ra map[int32]*raState
+}
+
+type raState struct {
+	start, size, async int64 // the current window, in 4 kB pages
+	prev               int64 // page just past the last read (ra->prev_pos >> PAGE_SHIFT); -1 at open
+}
+
+func (r *Reader) state(f int32) *raState {
+	if r.ra == nil {
+		r.ra = map[int32]*raState{}
+	}
+	st := r.ra[f]
+	if st == nil {
+		st = &raState{prev: -1}
+		r.ra[f] = st
+	}
+	return st
+}
+
+// Read is a pread/preadv of n blocks from blk of file f issued at time now by
+// the process owning r (filemap_read): pages missing from the cache are read
+// through readahead, a page carrying the readahead mark starts the next
+// window asynchronously, and the call waits for every page's I/O. It returns
+// when the data is in the page cache, and how many of the n blocks were not.
+// The system call's own CPU cost is the caller's to add.
+func (s *Storage) Read(now int64, r *Reader, file pg.RelID, blk pg.BlockNumber, n int) (ready int64, missed int) {
+	if s.flat {
+		s.Stats.CacheHits += int64(n)
+		return now, 0
+	}
+	f, b0 := int32(file), uint32(blk)
+	ready = now
+	if s.cache.capacity == 0 { // no page cache: straight to the device
+		s.Stats.CacheMisses += int64(n)
+		s.Stats.DeviceBlocks += int64(n)
+		return s.submitRun(now, f, b0, n, false), n
+	}
+	ra := r.state(f)
+	end := b0 + uint32(n)
+	for b := b0; b < end; b++ {
+		p := s.cache.lookup(f, b)
+		if p == 0 {
+			missed++
+			s.syncReadahead(now, ra, f, b, int64(end-b))
+			p = s.cache.lookup(f, b)
+		} else {
+			s.Stats.CacheHits++
+		}
+		pg := &s.cache.nodes[p]
+		if pg.flags&flagReadahead != 0 {
+			pg.flags &^= flagReadahead
+			s.asyncReadahead(now, ra, f, b, int64(end-b))
+			pg = &s.cache.nodes[p]
+		}
+		ready = max(ready, pg.readyAt)
+		s.cache.markAccessed(p)
+	}
+	s.Stats.CacheMisses += int64(missed)
+	ra.prev = int64(end) * 2
+	s.reclaim(now)
+	return ready, missed
+}
+
+// Advise is posix_fadvise(POSIX_FADV_WILLNEED) for n blocks from blk
+// (force_page_cache_ra): the missing pages are read asynchronously, without
+// a readahead mark and without touching the readahead state.
+func (s *Storage) Advise(now int64, file pg.RelID, blk pg.BlockNumber, n int) {
+	if s.flat || s.cache.capacity == 0 {
+		return
+	}
+	s.Stats.AdvisedBlocks += int64(s.readPages(now, int32(file), int64(blk)*2, int64(n)*2, 0))
+	s.reclaim(now)
+}
+
+// Preload puts blocks [0, nblocks) of file f in the page cache, clean and
+// unreferenced (pages written before the simulation began).
+func (s *Storage) Preload(file pg.RelID, nblocks int) {
+	if s.flat || s.cache.capacity == 0 {
+		return
+	}
+	for b := 0; b < nblocks; b++ {
+		if s.cache.lookup(int32(file), uint32(b)) == 0 {
+			s.cache.insert(int32(file), uint32(b), 0)
+		}
+	}
+	s.reclaim(0)
+}
+
+// Write is a pwrite of one block into the page cache (the page becomes dirty;
+// the device sees it at write-back). It returns at once.
+func (s *Storage) Write(now int64, file pg.RelID, blk pg.BlockNumber) {
+	if s.flat {
+		return
+	}
+	f, b := int32(file), uint32(blk)
+	if s.cache.capacity == 0 {
+		s.submitRun(now, f, b, 1, true)
+		return
+	}
+	p := s.cache.lookup(f, b)
+	if p == 0 {
+		p = s.cache.insert(f, b, now)
+	}
+	s.cache.markAccessed(p)
+	s.cache.setDirty(p)
+	s.reclaim(now)
+}
+
+// Sync is fsync of file f: every dirty page is written back, contiguous
+// pages in one request; it returns when the last write completes.
+func (s *Storage) Sync(now int64, file pg.RelID) int64 {
+	f := int32(file)
+	if int(f) >= len(s.cache.dirty) || s.cache.dirty[f] == 0 {
+		return now
+	}
+	done := now
+	fi := &s.cache.files[f]
+	runStart, runN := uint32(0), 0
+	flush := func() {
+		if runN > 0 {
+			done = max(done, s.submitRun(now, f, runStart, runN, true))
+			s.Stats.WrittenBack += int64(runN)
+		}
+		runN = 0
+	}
+	for l, leaf := range fi.leaves {
+		if leaf == nil {
+			flush()
+			continue
+		}
+		for i, p := range leaf {
+			if p == 0 || s.cache.nodes[p].flags&flagDirty == 0 {
+				flush()
+				continue
+			}
+			b := uint32(l<<leafBits + i)
+			if runN == 0 {
+				runStart = b
+			}
+			runN++
+			s.cache.clearDirty(p)
+		}
+	}
+	flush()
+	return done
+}
+
+// SyncAll fsyncs every file with dirty pages (the checkpointer's sync
+// requests), returning when all writes are done.
+func (s *Storage) SyncAll(now int64) int64 {
+	done := now
+	for f := range s.cache.dirty {
+		done = max(done, s.Sync(now, pg.RelID(f)))
+	}
+	return done
+}
+
+// DropCaches is `echo 3 > /proc/sys/vm/drop_caches`: every clean page whose
+// I/O has completed by now is dropped; dirty pages stay.
+func (s *Storage) DropCaches(now int64) int {
+	dropped := 0
+	for list := range s.cache.lists {
+		for p := s.cache.lists[list].tail; p != 0; {
+			prev := s.cache.nodes[p].prev
+			if pg := s.cache.nodes[p]; pg.flags&flagDirty == 0 && pg.readyAt <= now {
+				s.cache.remove(p)
+				dropped++
+			}
+			p = prev
+		}
+	}
+	return dropped
+}
+
+// Truncate drops file f's pages from block nblocks on (ftruncate, or the
+// unlink of a dropped or truncated relation's old file).
+func (s *Storage) Truncate(file pg.RelID, nblocks int) {
+	f := int32(file)
+	if int(f) >= len(s.cache.files) {
+		return
+	}
+	fi := &s.cache.files[f]
+	for l := len(fi.leaves) - 1; l >= 0; l-- {
+		leaf := fi.leaves[l]
+		if leaf == nil || (l+1)<<leafBits <= nblocks {
+			continue
+		}
+		for i := len(leaf) - 1; i >= 0; i-- {
+			if p := leaf[i]; p != 0 && l<<leafBits+i >= nblocks {
+				s.cache.remove(p)
+			}
+		}
+	}
+}
+
+// reclaim evicts pages until the cache fits, writing back dirty victims.
+func (s *Storage) reclaim(now int64) {
+	for s.cache.size() > s.cache.capacity {
+		p := s.cache.victim()
+		if p == 0 {
+			return
+		}
+		pg := s.cache.nodes[p]
+		if pg.flags&flagDirty != 0 {
+			s.submitRun(now, pg.file, pg.blk, 1, true)
+			s.Stats.WrittenBack++
+		}
+		s.cache.remove(p)
+		s.Stats.Reclaimed++
+	}
+}
+
+// submitRun sends n contiguous blocks to the device at time now, split into
+// requests of at most MaxRequestKB, and returns when the last completes.
+func (s *Storage) submitRun(now int64, f int32, blk uint32, n int, write bool) int64 {
+	per := max(1, s.cfg.MaxRequestKB*1024/pg.BLCKSZ)
+	done := now
+	for n > 0 {
+		k := min(n, per)
+		done = max(done, s.dev.submit(now, offset(f, blk), int64(k)*pg.BLCKSZ, write))
+		blk += uint32(k)
+		n -= k
+	}
+	return done
+}
+
+// readPages is do_page_cache_ra / page_cache_ra_unbounded for the 4 kB pages
+// [start, start+nr): every missing block is allocated, runs of missing blocks
+// go to the device as one request each (split at the device's maximum), and
+// the block holding page start+nr−lookahead gets the readahead mark if it is
+// newly read. It returns how many blocks it read.
+func (s *Storage) readPages(now int64, f int32, start, nr, lookahead int64) int {
+	if nr <= 0 {
+		return 0
+	}
+	b0, b1 := uint32(start/2), uint32((start+nr+1)/2)
+	mark := uint32(1<<32 - 1)
+	if lookahead > 0 {
+		mark = uint32((start + nr - lookahead) / 2)
+	}
+	runStart, runN, total := uint32(0), 0, 0
+	runPages := s.run[:0]
+	flush := func() {
+		if runN == 0 {
+			return
+		}
+		done := s.submitRun(now, f, runStart, runN, false)
+		for _, p := range runPages {
+			s.cache.nodes[p].readyAt = done
+		}
+		s.Stats.DeviceBlocks += int64(runN)
+		total += runN
+		runN, runPages = 0, runPages[:0]
+	}
+	for b := b0; b < b1; b++ {
+		if s.cache.lookup(f, b) != 0 {
+			flush()
+			continue
+		}
+		p := s.cache.insert(f, b, now)
+		if b == mark {
+			s.cache.nodes[p].flags |= flagReadahead
+		}
+		if runN == 0 {
+			runStart = b
+		}
+		runN++
+		runPages = append(runPages, p)
+	}
+	flush()
+	s.run = runPages
+	return total
+}

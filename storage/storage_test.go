@@ -1,0 +1,169 @@
+package storage
+
+import (
+	"testing"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/stretchr/testify/require"
+)
+
+func newStorage(t *testing.T, cacheBlocks int64, dev string, raKB int) *Storage {
+	t.Helper()
+	s, err := New(Config{CacheBlocks: cacheBlocks, Device: Devices[dev], ReadAheadKB: raKB})
+	require.NoError(t, err)
+	return s
+}
+
+// Sequential 8 kB reads from block 100 of a cold file, as a PostgreSQL 15
+// seq scan issues them. Linux's on-demand readahead (in 4 kB pages, max 32
+// with read_ahead_kb=128):
+//   - read 100: no history, not block 0: a standalone read of its 2 pages → 1 block;
+//   - read 101: starts where the last ended → initial window: get_init_ra_size(2, 32)
+//     = 4 pages (2 ≤ 32/4 → ×2) = blocks 101–102, async 2 pages → mark on block 102;
+//   - read 102 hits the mark: next window 8 pages (4 ≤ 16 → ×2) = blocks 103–106, mark on 103;
+//   - read 103: 16 pages = 107–114; read 107: 32 pages (16 ≤ 16 → ×2) = 115–130;
+//   - then 32 pages (the maximum) on reaching each window's first block:
+//     read 115 → 131–146, read 131 → 147–162, read 147 → 163–178.
+func TestReadaheadRamp(t *testing.T) {
+	s := newStorage(t, 1<<20, "nvme", 128)
+	var r Reader
+	var sizes []int64
+	now := int64(0)
+	for b := 100; b < 150; b++ {
+		before := s.dev.ReadBytes
+		ready, _ := s.Read(now, &r, 1, pg.BlockNumber(b), 1)
+		if d := s.dev.ReadBytes - before; d > 0 {
+			sizes = append(sizes, d/pg.BLCKSZ)
+		}
+		now = ready + 4000
+	}
+	require.Equal(t, []int64{1, 2, 4, 8, 16, 16, 16, 16}, sizes)
+	require.Equal(t, int64(50), s.Stats.CacheHits+s.Stats.CacheMisses)
+	require.Equal(t, int64(2), s.Stats.CacheMisses, "only blocks 100 and 101 are asked of the device; readahead brings the rest")
+}
+
+// Random reads get no readahead: one 8 kB request each.
+func TestRandomReadsNoReadahead(t *testing.T) {
+	s := newStorage(t, 1<<20, "nvme", 128)
+	var r Reader
+	now := int64(0)
+	for i, b := range []int{900, 17, 5000, 233, 4100, 60, 3001} {
+		ready, missed := s.Read(now, &r, 1, pg.BlockNumber(b), 1)
+		require.Equal(t, 1, missed, "read %d", i)
+		now = ready
+	}
+	require.Equal(t, int64(7), s.dev.Reads)
+	require.Equal(t, int64(7), s.Stats.DeviceBlocks)
+}
+
+// read_ahead_kb=0: sequential reads too go one by one.
+func TestReadaheadOff(t *testing.T) {
+	s := newStorage(t, 1<<20, "nvme", 0)
+	var r Reader
+	now := int64(0)
+	for b := 0; b < 20; b++ {
+		now, _ = s.Read(now, &r, 1, pg.BlockNumber(b), 1)
+	}
+	require.Equal(t, int64(20), s.dev.Reads)
+}
+
+// The two lists with 4 blocks of cache: A is read twice (the second access
+// moves it to the active list), B, C, D once. Reading E and F reclaims from
+// the inactive tail — B, then C — while A survives; the lists stay balanced
+// (inactive 3 ≥ active 1).
+func TestActiveInactiveLists(t *testing.T) {
+	s := newStorage(t, 4, "nvme", 0)
+	var r Reader
+	read := func(b int) { s.Read(0, &r, 1, pg.BlockNumber(b), 1) }
+	for _, b := range []int{10, 20, 30, 40, 10, 50, 60} {
+		read(b)
+	}
+	for b, want := range map[int]bool{10: true, 20: false, 30: false, 40: true, 50: true, 60: true} {
+		require.Equal(t, want, s.IsCached(1, pg.BlockNumber(b)), "block %d", b)
+	}
+	in, act := s.Cached()
+	require.Equal(t, [2]int{3, 1}, [2]int{in, act})
+	require.Equal(t, int64(2), s.Stats.Reclaimed)
+}
+
+// Writes dirty pages; drop_caches keeps them; fsync writes contiguous dirty
+// blocks as one request each and cleans them, after which they can be dropped.
+func TestWriteSyncDrop(t *testing.T) {
+	s := newStorage(t, 1<<20, "nvme", 128)
+	for _, b := range []int{0, 1, 2, 3, 10, 11} {
+		s.Write(0, 1, pg.BlockNumber(b))
+	}
+	require.Equal(t, 0, s.DropCaches(0), "dirty pages are not dropped")
+	done := s.Sync(0, 1)
+	require.Equal(t, int64(2), s.dev.Writes, "blocks 0–3 and 10–11: two runs")
+	require.Equal(t, int64(6), s.Stats.WrittenBack)
+	// Two requests in parallel units, their transfers serialised:
+	// 72.3 µs access, then 4 + 2 blocks at 2.4 GB/s (13.65 + 6.83 µs).
+	require.InDelta(t, 72_300+32768*1e9/2.4e9+16384*1e9/2.4e9, float64(done), 2)
+	require.Equal(t, 6, s.DropCaches(done))
+	in, act := s.Cached()
+	require.Equal(t, 0, in+act)
+}
+
+// F003-5: fio --rw=randread --bs=8k --direct=1 --iodepth=1 on seed 003's
+// NVMe: 13.2k IOPS, mean completion 75.7 µs. With no page cache (direct
+// I/O) each read is the device's access (72.3 µs) plus 8 kB at 2.4 GB/s
+// (3.4 µs) = 75.7 µs; one at a time, 1 s / 75.7 µs = 13.2k a second.
+func TestF003_5(t *testing.T) {
+	s := newStorage(t, 0, "nvme", 128)
+	var r Reader
+	now, n := int64(0), 2000
+	x := uint64(12345)
+	for range n {
+		x = x*6364136223846793005 + 1442695040888963407
+		blk := pg.BlockNumber((x >> 33) % (1 << 17)) // a 1 GB file
+		now, _ = s.Read(now, &r, 1, blk, 1)
+	}
+	mean := float64(now) / float64(n)
+	require.InEpsilon(t, 75_700, mean, 0.15)
+	require.InEpsilon(t, 13_200, 1e9/mean, 0.15)
+}
+
+// Disk geometry: reading a run in order costs one positioning and then
+// transfers only; the same blocks in a scattered order pay a seek and half
+// a revolution (4.17 ms) each.
+func TestHDDSequentialVsRandom(t *testing.T) {
+	seq := newStorage(t, 0, "hdd", 0)
+	rnd := newStorage(t, 0, "hdd", 0)
+	var r1, r2 Reader
+	t1, t2 := int64(0), int64(0)
+	for i := range 64 {
+		t1, _ = seq.Read(t1, &r1, 1, pg.BlockNumber(i), 1)
+		t2, _ = rnd.Read(t2, &r2, 1, pg.BlockNumber((i*37)%64*100), 1)
+	}
+	// In order: the first read positions the head (a seek + half a
+	// revolution); each next one continues where the head is (SeqAccessNs
+	// is 0 for a disk): 8 kB at 180 MB/s = 45.5 µs each.
+	d := Devices["hdd"]
+	perSeq := float64(pg.BLCKSZ) * 1e9 / float64(d.BytesPerSec)
+	require.Less(t, float64(t1), float64(d.FullStrokeNs+d.RevolutionNs)+64*perSeq)
+	require.Greater(t, float64(t2)/64, float64(d.TrackToTrackNs+d.RevolutionNs/2))
+}
+
+// A cloud volume's IOPS cap: 300 reads issued at once complete no faster
+// than 300 / 3,000 IOPS = 100 ms, though 64 could run in parallel.
+func TestCloudIOPSCap(t *testing.T) {
+	s := newStorage(t, 0, "cloud-ebs", 0)
+	var last int64
+	for i := range 300 {
+		var r Reader
+		done, _ := s.Read(0, &r, 1, pg.BlockNumber(i*1000), 1)
+		last = max(last, done)
+	}
+	require.GreaterOrEqual(t, last, int64(100_000_000))
+	require.Less(t, last, int64(101_000_000))
+}
+
+func TestConfigErrors(t *testing.T) {
+	_, err := New(Config{CacheBlocks: 10, Device: Devices["nvme"], ReadAheadKB: 6})
+	require.EqualError(t, err, "read_ahead_kb=6: must be a multiple of 4 (kB pages) from 0 to 65536")
+	_, err = New(Config{CacheBlocks: -1, Device: Devices["nvme"], ReadAheadKB: 128})
+	require.EqualError(t, err, "os_cache=-8: must not be negative")
+	_, err = LookupDevice("floppy")
+	require.EqualError(t, err, `unknown device profile "floppy" (known: cloud-ebs, hdd, nvme, sata-ssd)`)
+}
