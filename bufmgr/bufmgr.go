@@ -95,6 +95,16 @@ type Pool struct {
 	Stats IOStats
 	// TrackIOTiming is track_io_timing: read time goes into Stats.
 	TrackIOTiming bool
+
+	// tracer sees every traced step (nil: off); traceBE and traceRing are
+	// the process and ring of the victim search under way.
+	tracer    Tracer
+	traceBE   *Backend
+	traceRing strategy.Kind
+	traceFor  pg.BufferTag // the page the victim is for
+	// rings took victims since ForgetRings (lastRing: the latest, to skip the search).
+	rings    []*strategy.Ring
+	lastRing *strategy.Ring
 }
 
 // NewPool builds an empty pool whose buffers are all on the free list.
@@ -234,6 +244,9 @@ func (p *Pool) PinForRead(be *Backend, t pg.BufferTag, r *strategy.Ring) (pg.Buf
 		be.Buf.Hit++
 		return b, true, nil
 	}
+	if p.tracer != nil {
+		p.traceFor = t
+	}
 	b, err := p.getVictimBuffer(be, r)
 	if err != nil {
 		return pg.InvalidBuffer, false, err
@@ -293,6 +306,12 @@ func (p *Pool) assign(b pg.Buffer, t pg.BufferTag, rel *relStorage) {
 // need a WAL flush), count the eviction or reuse, and invalidate it.
 func (p *Pool) getVictimBuffer(be *Backend, r *strategy.Ring) (pg.Buffer, error) {
 	ctx := ioContext(r)
+	if r != nil && r != p.lastRing {
+		p.noteRing(r)
+	}
+	if p.tracer != nil {
+		p.traceBE, p.traceRing = be, ctx
+	}
 	for {
 		b, fromRing, err := p.ctl.GetBuffer(r)
 		if err != nil {
@@ -302,6 +321,11 @@ func (p *Pool) getVictimBuffer(be *Backend, r *strategy.Ring) (pg.Buffer, error)
 		s := p.states[b]
 		if s&pg.FlagDirty != 0 {
 			if r != nil && p.wal.NeedsFlush(p.bufLSN(b)) && r.RejectBuffer(b, fromRing) {
+				if p.tracer != nil {
+					ev := p.event(EvReject, be, b)
+					ev.For = p.traceFor
+					p.tracer(ev)
+				}
 				p.Unpin(be, b)
 				be.Rejects++
 				continue
@@ -333,6 +357,9 @@ func (p *Pool) invalidateVictim(b pg.Buffer) {
 // flushBuffer is FlushBuffer: XLogFlush up to the page LSN for a permanent
 // buffer, write the page, mark it clean, count the write in ctx.
 func (p *Pool) flushBuffer(be *Backend, b pg.Buffer, ctx strategy.Kind) {
+	if p.tracer != nil {
+		p.traceWrite(be, b, ctx)
+	}
 	s := p.states[b]
 	if s&pg.FlagPermanent != 0 {
 		be.Now = p.wal.Flush(be.Now, &be.WAL, p.bufLSN(b))
@@ -351,6 +378,9 @@ func (p *Pool) flushBuffer(be *Backend, b pg.Buffer, ctx strategy.Kind) {
 // the relation, in a fresh victim buffer at usage 1, pinned. Counted as an extend in ctx.
 func (p *Pool) Extend(be *Backend, id pg.RelID, r *strategy.Ring) (pg.Buffer, pg.BlockNumber, error) {
 	be.Now += p.cfg.Costs.PinNs
+	if p.tracer != nil {
+		p.traceFor = pg.BufferTag{Rel: id, Block: pg.BlockNumber(p.rels[id].nblocks)}
+	}
 	b, err := p.getVictimBuffer(be, r)
 	if err != nil {
 		return pg.InvalidBuffer, 0, err
@@ -421,6 +451,11 @@ func (p *Pool) MarkBufferDirtyHint(be *Backend, b pg.Buffer, hole int) {
 				be.Now += ns
 			}
 			lsn, be.Now = p.wal.Insert(be.Now, &be.WAL, size, 1)
+			if p.tracer != nil {
+				ev := p.event(EvFPIForHint, be, b)
+				ev.LSN, ev.Bytes = lsn, size
+				p.tracer(ev)
+			}
 		}
 	}
 	s = p.states[b]
@@ -562,6 +597,7 @@ func (p *Pool) Reset() {
 		}
 	}
 	p.ctl = strategy.NewControl(p.states)
+	p.installObserver()
 	p.io = newIOModel(p.cfg, p.cfg.Storage)
 }
 

@@ -546,3 +546,14 @@ func TestPoolMatchesReferenceModel(t *testing.T) {
 		require.Greater(t, v, int64(n/10), name)
 	}
 }
+
+// FuzzReferenceModel runs the property test's random sequences from fuzzed
+// seeds and lengths.
+func FuzzReferenceModel(f *testing.F) {
+	f.Add(uint64(1), uint16(400))
+	f.Add(uint64(977), uint16(2000))
+	f.Fuzz(func(t *testing.T, seed uint64, steps uint16) {
+		var cov coverage
+		runSequence(t, seed, int(steps%3000), &cov)
+	})
+}

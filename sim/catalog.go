@@ -141,6 +141,9 @@ func subPins(a, b []catalogPin) []catalogPin {
 // it is the first to hint (MarkBufferDirtyHint: an image when hints are
 // WAL-logged), which happens once.
 func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
+	if !c.S.Bool("catalog_pins") {
+		return nil
+	}
 	saved, savedWAL, savedIO := be.Buf, be.WAL, be.IOReadNs
 	defer func() {
 		be.IOReadNs = savedIO

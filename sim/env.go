@@ -22,6 +22,10 @@ type Env struct {
 	// Dir is the directory relative file names (replay's traces) are read
 	// from: the scenario file's; empty means the working directory.
 	Dir string
+	// Record keeps the samples and frames that `pgbufsim plot` and `animate` draw (see Recording).
+	Record bool
+
+	teach teaching // trace, plot and the recording (teach.go, record.go)
 }
 
 // Output is one command's result.
@@ -84,7 +88,12 @@ func init() {
 		// Example: mark before
 		{"mark", "mark NAME", "remember the WAL position and all counters", (*Env).cmdMark},
 		// Example: show buffercache big hot
-		{"show", "show buffercache [TABLE ...] | show io [context=C] [since=MARK] | show wal [since=MARK] | show settings | show visibility TABLE | show replication since=MARK", "pg_buffercache, pg_stat_io, WAL, settings, pg_visibility_map_summary, where the WAL goes (replicas, archive, logical decoding, incremental backup)", (*Env).cmdShow},
+		// Example: trace on events=(victim,usage)
+		{"trace", "trace on [events=(free,hand,usage,victim,reuse,escape,reject,fpi,walflush,write)] [limit=N] | trace off", "print the buffer manager's steps, one line each, after each command's output", (*Env).cmdTrace},
+		// Example: plot composition usage wal
+		{"plot", "plot composition|usage|wal|fpi ... [title=T]", "a figure of these series over simulated time, drawn by pgbufsim plot FILE.scn -o out.svg|.png", (*Env).cmdPlot},
+		// Example: show buffercache big hot
+		{"show", "show buffercache [TABLE ...] | show pool | show io [context=C] [since=MARK] | show wal [since=MARK] | show settings | show visibility TABLE | show replication since=MARK", "pg_buffercache, a map of every buffer (relation, usage, dirty, clock hand, ring), pg_stat_io, WAL, settings, pg_visibility_map_summary, where the WAL goes (replicas, archive, logical decoding, incremental backup)", (*Env).cmdShow},
 	}
 }
 
@@ -100,7 +109,9 @@ func (e *Env) Exec(cmd string, args []datadriven.CmdArg) (out Output, err error)
 					return Output{}, err
 				}
 			}
+			e.beforeCommand(cmd)
 			out, err = Commands[i].handler(e, args)
+			e.afterCommand(cmd, args, &out, err)
 			if err == nil && e.CheckInvariants && e.C != nil {
 				if ierr := e.C.CheckInvariants(); ierr != nil {
 					return out, fmt.Errorf("after %s: %w", cmd, ierr)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,4 +58,78 @@ func tooBig(args []datadriven.CmdArg) bool {
 		}
 	}
 	return false
+}
+
+// FuzzCommands decodes bytes into a sequence of valid-looking commands on a
+// small cluster (16–64 buffers, versions 15–18, checksums on or off, a small
+// page cache on any device) over three tables: loads, scans, VACUUM,
+// ANALYZE, checkpoints, evictions, restarts, dropped caches, indexes,
+// truncations and setting changes. Commands may fail (a table not loaded
+// yet); none may panic, and the pool's invariants hold after every one.
+func FuzzCommands(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
+	f.Add([]byte{3, 200, 17, 0, 0, 1, 1, 9, 2, 4, 4, 4, 7, 2, 9, 9, 12})
+	f.Add([]byte("the checksum ring flood, shaken"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pos := 0
+		next := func(n int) int {
+			if pos >= len(data) {
+				return 0
+			}
+			pos++
+			return int(data[pos-1]) % n
+		}
+		devices := []string{"nvme", "sata-ssd", "hdd", "cloud-ebs"}
+		cmds := []string{fmt.Sprintf("cluster version=%d shared_buffers=%d data_checksums=%v os_cache=%dkB device=%s",
+			15+next(4), 16+next(49), next(2) == 0, 8*next(64), devices[next(4)])}
+		for len(cmds) < 40 && pos < len(data) {
+			tb := fmt.Sprintf("t%d", next(3))
+			switch next(18) {
+			case 0:
+				cmds = append(cmds, fmt.Sprintf("table %s pages=%d tuple_bytes=%d", tb, 1+next(80), 40+8*next(200)))
+			case 1:
+				cmds = append(cmds, "insert "+tb)
+			case 2:
+				cmds = append(cmds, "copy "+tb)
+			case 3, 4:
+				cmds = append(cmds, "scan "+tb)
+			case 5:
+				cmds = append(cmds, "vacuum "+tb)
+			case 6:
+				cmds = append(cmds, "analyze "+tb)
+			case 7:
+				cmds = append(cmds, "checkpoint")
+			case 8:
+				cmds = append(cmds, "evict all")
+			case 9:
+				cmds = append(cmds, "evict "+tb)
+			case 10:
+				cmds = append(cmds, "restart")
+			case 11:
+				cmds = append(cmds, "drop caches")
+			case 12:
+				cmds = append(cmds, fmt.Sprintf("index %s_id on=%s key=id", tb, tb))
+			case 13:
+				cmds = append(cmds, fmt.Sprintf("index_scan %s_id from=%d to=%d", tb, 1+next(50), 50+next(200)))
+			case 14:
+				cmds = append(cmds, "truncate "+tb)
+			case 15:
+				cmds = append(cmds, fmt.Sprintf("set effective_io_concurrency=%d", next(64)))
+			case 16:
+				cmds = append(cmds, fmt.Sprintf("index %s_k on=%s key=k distinct=%d correlation=0.%d", tb, tb, 1+next(20), next(10)))
+			case 17:
+				cmds = append(cmds, fmt.Sprintf("index_scan %s_k key=%d order=%s", tb, 1+next(20), []string{"index", "sorted"}[next(2)]))
+			}
+		}
+		file, err := scenario.Parse("fuzz.scn", strings.Join(cmds, "\n"))
+		if err != nil {
+			t.Fatalf("generated scenario does not parse: %v", err)
+		}
+		env := &Env{Seed: 1, CheckInvariants: true}
+		for _, st := range file.Steps {
+			if _, err := env.Exec(st.Cmd, st.Args); err != nil && strings.Contains(err.Error(), "invariant") {
+				t.Fatalf("line %d %q: %v\n%s", st.Line, st.Text, err, strings.Join(cmds, "\n"))
+			}
+		}
+	})
 }

@@ -114,6 +114,8 @@ var gucs = []gucDef{
 		doc: "machine: the storage device profile (see 'pgbufsim help devices')"},
 	{name: "read_ahead_kb", kind: kindInt, min: 0, max: storage.MaxReadAheadKB, restart: true, machine: true, modelled: true, def: fixed("128"),
 		doc: "machine: the device's kernel readahead maximum (/sys/block/DEV/queue/read_ahead_kb), a multiple of 4"},
+	{name: "catalog_pins", kind: kindBool, restart: true, machine: true, modelled: true, def: fixed("on"),
+		doc: "simulator: the catalog pages each session pins, as measured (off: none, so a teaching pool of 16 buffers holds only the tables)"},
 	{name: "wal_level", kind: kindEnum, enum: []string{"minimal", "replica", "logical"}, restart: true, modelled: false, def: fixed("replica"), doc: "replica assumed"},
 }
 

@@ -18,6 +18,8 @@ func (e *Env) cmdShow(args []datadriven.CmdArg) (Output, error) {
 	switch args[0].Key {
 	case "buffercache":
 		return e.showBuffercache(rest)
+	case "pool":
+		return e.showPool(rest)
 	case "io":
 		return e.showIO(rest)
 	case "wal":
@@ -35,7 +37,7 @@ func (e *Env) cmdShow(args []datadriven.CmdArg) (Output, error) {
 		return Output{Text: fmt.Sprintf("%s: all_visible=%d all_frozen=%d", r.Name, av, af),
 			JSON: map[string]any{"all_visible": av, "all_frozen": af}}, nil
 	}
-	return Output{}, fmt.Errorf("show %s: unknown (buffercache, io, wal, settings, visibility, replication)", args[0].Key)
+	return Output{}, fmt.Errorf("show %s: unknown (buffercache, pool, io, wal, settings, visibility, replication)", args[0].Key)
 }
 
 type bcRow struct {

@@ -165,7 +165,12 @@ func (s *Storage) Read(now int64, r *Reader, file pg.RelID, blk pg.BlockNumber, 
 		if p == 0 {
 			missed++
 			s.syncReadahead(now, ra, f, b, int64(end-b))
-			p = s.cache.lookup(f, b)
+			if p = s.cache.lookup(f, b); p == 0 {
+				// The window moved past b (its marked page was reclaimed before
+				// it was read): filemap_create_folio reads the page itself.
+				s.readPages(now, f, int64(b)*2, 2, 0)
+				p = s.cache.lookup(f, b)
+			}
 		} else {
 			s.Stats.CacheHits++
 		}

@@ -167,3 +167,62 @@ func TestConfigErrors(t *testing.T) {
 	_, err = LookupDevice("floppy")
 	require.EqualError(t, err, `unknown device profile "floppy" (known: cloud-ebs, hdd, nvme, sata-ssd)`)
 }
+
+// checkCache verifies the lists and the index agree: every listed page is
+// indexed under its block, the counts match the lists, nothing is listed twice.
+func checkCache(t *testing.T, s *Storage) {
+	t.Helper()
+	c := s.cache
+	seen := map[int32]bool{}
+	for list := range c.lists {
+		n := 0
+		prev := int32(0)
+		for p := c.lists[list].head; p != 0; p = c.nodes[p].next {
+			require.False(t, seen[p], "page %d listed twice", p)
+			seen[p] = true
+			require.Equal(t, uint8(list), c.nodes[p].list)
+			require.Equal(t, prev, c.nodes[p].prev)
+			require.Equal(t, p, c.lookup(c.nodes[p].file, c.nodes[p].blk))
+			prev = p
+			n++
+		}
+		require.Equal(t, c.lists[list].n, n)
+		require.Equal(t, prev, c.lists[list].tail)
+	}
+	require.LessOrEqual(t, c.size(), max(c.capacity, 0))
+}
+
+// Caches smaller than a readahead window: the mark of a window can be
+// reclaimed before the reader reaches it, and the read must still find its
+// page (filemap_create_folio). Sequential and mixed reads, writes, syncs and
+// drops keep the lists and the index consistent.
+func TestTinyCacheConsistency(t *testing.T) {
+	for _, capacity := range []int64{1, 2, 3, 7, 32} {
+		s := newStorage(t, capacity, "nvme", 128)
+		var r Reader
+		now := int64(0)
+		x := uint64(capacity)
+		for i := range 3000 {
+			x = x*6364136223846793005 + 1442695040888963407
+			blk := pg.BlockNumber(i % 200)
+			if x>>60 < 4 {
+				blk = pg.BlockNumber(x >> 40 % 500)
+			}
+			switch x >> 56 % 8 {
+			case 0:
+				s.Write(now, 1, blk)
+			case 1:
+				now = s.Sync(now, 1)
+			case 2:
+				if i%50 == 0 {
+					s.DropCaches(now)
+				}
+			default:
+				ready, _ := s.Read(now, &r, 1, blk, 1+int(x>>50%3))
+				require.GreaterOrEqual(t, ready, now)
+				now = ready
+			}
+			checkCache(t, s)
+		}
+	}
+}

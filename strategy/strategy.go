@@ -144,6 +144,9 @@ type Control struct {
 	CompletePasses uint64
 	// NumBufferAllocs counts allocations not served by a ring (bgwriter's buffers_alloc).
 	NumBufferAllocs uint64
+	// Observer, when set, sees every step of GetBuffer (for tracing and
+	// teaching); nil costs one test per call.
+	Observer func(Event)
 }
 
 // NewControl sets up StrategyControl for the pool whose state words are
@@ -173,6 +176,9 @@ func (c *Control) FreeBuffer(b pg.Buffer) { c.free = append(c.free, b) }
 // GetBuffer is StrategyGetBuffer: a victim buffer, unpinned, with the
 // information whether it came from the ring. The caller pins it.
 func (c *Control) GetBuffer(r *Ring) (pg.Buffer, bool, error) {
+	if c.Observer != nil {
+		return c.getBufferObserved(r)
+	}
 	if r != nil {
 		if b := r.getBufferFromRing(c.states); b != pg.InvalidBuffer {
 			return b, true, nil
