@@ -56,6 +56,12 @@ type Config struct {
 	// (a restart keeps it). Nil: storage.NewFlat, every read served by a page
 	// cache that holds everything and tracks nothing.
 	Storage *storage.Storage
+
+	// What-if variants (simulator settings, not PostgreSQL's); the zero
+	// values are PostgreSQL's behaviour.
+	Replacement string          // strategy.PolicyNames(); "" is clock
+	UsageMax    int             // cap of the usage count PinBuffer bumps to; 0 is BM_MAX_USAGE_COUNT (5)
+	Reject      strategy.Reject // what a BULKREAD ring does with a dirty buffer needing a WAL flush
 }
 
 // Validate reports every problem with c, one line each.
@@ -66,6 +72,16 @@ func (c Config) Validate() error {
 	}
 	if c.Version < pg.MinVersion || c.Version > pg.MaxVersion {
 		errs = append(errs, &pg.SettingError{Name: "version", Value: fmt.Sprint(c.Version), Allowed: fmt.Sprintf("supported versions are %d to %d", pg.MinVersion, pg.MaxVersion)})
+	}
+	if c.UsageMax != 0 {
+		if err := strategy.CheckUsageMax(c.UsageMax); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if c.Replacement != "" {
+		if _, err := strategy.NewReplacement(c.Replacement, 16); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return joinErrs(errs)
 }
@@ -105,6 +121,11 @@ type Pool struct {
 	// rings took victims since ForgetRings (lastRing: the latest, to skip the search).
 	rings    []*strategy.Ring
 	lastRing *strategy.Ring
+
+	// repl is the what-if replacement policy (nil: the clock sweep), told of
+	// every access, load and eviction; maxUsage caps PinBuffer's usage bump.
+	repl     strategy.Replacement
+	maxUsage int
 }
 
 // NewPool builds an empty pool whose buffers are all on the free list.
@@ -119,8 +140,27 @@ func NewPool(c Config, w *wal.WAL) (*Pool, error) {
 	p.states = make([]pg.BufState, c.NBuffers+1)
 	p.tags = make([]pg.BufferTag, c.NBuffers+1)
 	p.ctl = strategy.NewControl(p.states)
+	p.maxUsage = pg.MaxUsageCount
+	if c.UsageMax != 0 {
+		p.maxUsage = c.UsageMax
+	}
+	p.installReplacement()
 	p.io = newIOModel(c, c.Storage)
 	return p, nil
+}
+
+// installReplacement gives a fresh Control the configured policy.
+func (p *Pool) installReplacement() {
+	p.repl = nil
+	if p.cfg.Replacement == "" || p.cfg.Replacement == "clock" {
+		return
+	}
+	r, err := strategy.NewReplacement(p.cfg.Replacement, p.n)
+	if err != nil {
+		panic(err) // Validate accepted the name
+	}
+	p.ctl.SetReplacement(r)
+	p.repl = r
 }
 
 // DefaultStorage is a 16 GB page cache over the nvme profile with Linux's
@@ -299,6 +339,9 @@ func (p *Pool) assign(b pg.Buffer, t pg.BufferTag, rel *relStorage) {
 	p.states[b] = s.WithUsage(1)
 	p.tags[b] = t
 	rel.mapping[t.Block] = b
+	if p.repl != nil {
+		p.repl.Load(b, t)
+	}
 }
 
 // getVictimBuffer is GetVictimBuffer: take a buffer from the strategy, pin it,
@@ -320,7 +363,7 @@ func (p *Pool) getVictimBuffer(be *Backend, r *strategy.Ring) (pg.Buffer, error)
 		p.pinLocked(be, b)
 		s := p.states[b]
 		if s&pg.FlagDirty != 0 {
-			if r != nil && p.wal.NeedsFlush(p.bufLSN(b)) && r.RejectBuffer(b, fromRing) {
+			if r != nil && p.cfg.Reject == strategy.RejectPG && p.wal.NeedsFlush(p.bufLSN(b)) && r.RejectBuffer(b, fromRing) {
 				if p.tracer != nil {
 					ev := p.event(EvReject, be, b)
 					ev.For = p.traceFor
@@ -350,6 +393,9 @@ func (p *Pool) invalidateVictim(b pg.Buffer) {
 	if s&pg.FlagTagValid != 0 {
 		t := p.tags[b]
 		p.rels[t.Rel].mapping[t.Block] = pg.InvalidBuffer
+		if p.repl != nil {
+			p.repl.Forget(b, t)
+		}
 	}
 	p.states[b] = s & pg.RefcountMask
 }
@@ -476,13 +522,16 @@ func (p *Pool) pin(be *Backend, b pg.Buffer, r *strategy.Ring) {
 	}
 	s := p.states[b] + pg.RefcountOne
 	if u := s.Usage(); r == nil {
-		if u < pg.MaxUsageCount {
+		if u < p.maxUsage {
 			s += pg.UsageOne
 		}
 	} else if u == 0 {
 		s += pg.UsageOne
 	}
 	p.states[b] = s
+	if p.repl != nil {
+		p.repl.Access(b)
+	}
 }
 
 // pinLocked is PinBuffer_Locked: a pin without touching the usage count.
@@ -597,6 +646,7 @@ func (p *Pool) Reset() {
 		}
 	}
 	p.ctl = strategy.NewControl(p.states)
+	p.installReplacement()
 	p.installObserver()
 	p.io = newIOModel(p.cfg, p.cfg.Storage)
 }
@@ -632,8 +682,8 @@ func (p *Pool) CheckInvariants(backends []*Backend, rings []*strategy.Ring) erro
 	}
 	for b := pg.Buffer(1); int(b) <= p.n; b++ {
 		s := p.states[b]
-		if s.Usage() > pg.MaxUsageCount {
-			return fmt.Errorf("invariant: buffer %d has usage count %d > %d", b, s.Usage(), pg.MaxUsageCount)
+		if s.Usage() > p.maxUsage {
+			return fmt.Errorf("invariant: buffer %d has usage count %d > %d", b, s.Usage(), p.maxUsage)
 		}
 		if s.Refcount() != pins[b] {
 			return fmt.Errorf("invariant: buffer %d has refcount %d but %d backends pin it", b, s.Refcount(), pins[b])

@@ -99,6 +99,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 		NBuffers: s.NBuffers(), Version: s.Version,
 		Checksums: s.Bool("data_checksums"), WALLogHints: s.Bool("wal_log_hints"),
 		IOWorkers: ioWorkers, Costs: costs.Buf, Storage: st,
+		Replacement: s.Enum("replacement"), UsageMax: int(s.Int("usage_max")), Reject: s.reject(),
 	}, w)
 	if err != nil {
 		return nil, err
@@ -157,7 +158,8 @@ func (c *Cluster) relName(id pg.RelID) string {
 func (c *Cluster) ringSettings() strategy.Settings {
 	return strategy.Settings{Version: c.S.Version, NBuffers: c.S.NBuffers(),
 		EffectiveIOConcurrency: int(c.S.Int("effective_io_concurrency")), IOCombineLimit: c.S.IOCombineLimit(),
-		PinLimit: c.S.PinLimit(), VacuumBufferUsageKB: int(c.S.Int("vacuum_buffer_usage_limit"))}
+		PinLimit: c.S.PinLimit(), VacuumBufferUsageKB: int(c.S.Int("vacuum_buffer_usage_limit")),
+		RingOverride: int(c.S.Int("ring"))}
 }
 
 // RingBuffers is the ring size of strategy k under the current settings.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
+	"github.com/pgbufsim/pgbufsim/strategy"
 )
 
 type gucKind uint8
@@ -37,8 +38,11 @@ type gucDef struct {
 	// machine: not a PostgreSQL setting but the machine's (the OS page cache,
 	// readahead, the device), given on cluster; verify leaves it out.
 	machine bool
-	def     func(v pg.Version) string
-	doc     string
+	// whatif: a simulator variant of the buffer manager (replacement, ring,
+	// …), a machine setting that show settings lists only when changed.
+	whatif bool
+	def    func(v pg.Version) string
+	doc    string
 }
 
 func fixed(s string) func(pg.Version) string { return func(pg.Version) string { return s } }
@@ -116,6 +120,14 @@ var gucs = []gucDef{
 		doc: "machine: the device's kernel readahead maximum (/sys/block/DEV/queue/read_ahead_kb), a multiple of 4"},
 	{name: "catalog_pins", kind: kindBool, restart: true, machine: true, modelled: true, def: fixed("on"),
 		doc: "simulator: the catalog pages each session pins, as measured (off: none, so a teaching pool of 16 buffers holds only the tables)"},
+	{name: "replacement", kind: kindEnum, enum: strategy.PolicyNames(), restart: true, machine: true, whatif: true, modelled: true, def: fixed("clock"),
+		doc: "what-if: the victim search after the ring and free list (clock: PostgreSQL's clock sweep; lru; 2q as in PostgreSQL 8.0.2)"},
+	{name: "usage_max", kind: kindInt, min: 1, max: strategy.MaxUsageLimit, restart: true, machine: true, whatif: true, modelled: true, def: fixed("5"),
+		doc: "what-if: the usage count a pin bumps to at most (PostgreSQL: 5; 1 makes the clock a second-chance policy)"},
+	{name: "reject", kind: kindEnum, enum: []string{"pg", "flush"}, restart: true, machine: true, whatif: true, modelled: true, def: fixed("pg"),
+		doc: "what-if: a BULKREAD ring's dirty buffer that needs a WAL flush (pg: StrategyRejectBuffer gives it up; flush: flush WAL and write it, like VACUUM's ring)"},
+	{name: "ring", kind: kindInt, min: 1, max: 1<<30 - 1, restart: true, machine: true, whatif: true, modelled: true, def: fixed("auto"),
+		doc: "what-if: every ring's size in buffers (auto: PostgreSQL's sizes), capped at shared_buffers/8"},
 	{name: "wal_level", kind: kindEnum, enum: []string{"minimal", "replica", "logical"}, restart: true, modelled: false, def: fixed("replica"), doc: "replica assumed"},
 }
 
@@ -204,6 +216,9 @@ func (s *Settings) set(g *gucDef, value string) error {
 		}
 		s.vals[g.name] = int64(f * 1e6)
 	case kindInt:
+		if g.name == "ring" {
+			return s.setRing(g, value)
+		}
 		n, err := strconv.ParseInt(value, 10, 64)
 		if err != nil {
 			return bad("must be an integer")
@@ -243,6 +258,20 @@ func (s *Settings) set(g *gucDef, value string) error {
 		}
 		s.vals[g.name] = ns
 	}
+	return nil
+}
+
+// setRing parses ring=auto|N; auto is stored as 0.
+func (s *Settings) setRing(g *gucDef, value string) error {
+	if value == "auto" {
+		s.vals[g.name] = 0
+		return nil
+	}
+	n, err := strconv.ParseInt(value, 10, 64)
+	if err != nil || n < g.min || n > g.max {
+		return &pg.SettingError{Name: g.name, Value: value, Allowed: fmt.Sprintf("must be auto or a number of buffers from %d to %d", g.min, g.max)}
+	}
+	s.vals[g.name] = n
 	return nil
 }
 
@@ -310,6 +339,9 @@ func (s *Settings) Format(name string) string {
 	case kindDuration:
 		return fmtDur(s.vals[name])
 	}
+	if name == "ring" && s.vals[name] == 0 {
+		return "auto"
+	}
 	return fmt.Sprint(s.vals[name])
 }
 
@@ -345,6 +377,13 @@ const simMaxBuffers = 1 << 25
 func Machine(name string) bool {
 	g := lookupGUC(name)
 	return g != nil && g.machine
+}
+
+// hiddenDefault reports a what-if setting at its default, which show
+// settings leaves out (the output of every existing scenario stays the same).
+func (s *Settings) hiddenDefault(name string) bool {
+	g := lookupGUC(name)
+	return g != nil && g.whatif && s.Format(name) == g.def(s.Version)
 }
 
 // StorageConfig is the machine the settings describe.
@@ -403,4 +442,13 @@ func (s *Settings) WalBuffers() int {
 		n = max(8, min(n, pg.WalSegSize/pg.XLogBlcksz))
 	}
 	return max(n, 4)
+}
+
+// reject is the what-if reject setting as the strategy's type.
+func (s *Settings) reject() strategy.Reject {
+	r, err := strategy.ParseReject(s.Enum("reject"))
+	if err != nil {
+		panic(err) // the enum accepted only pg and flush
+	}
+	return r
 }

@@ -297,7 +297,9 @@ func (e *Env) showSettings() (Output, error) {
 	machine := map[string]any{}
 	for _, n := range s.Names() {
 		if Machine(n) {
-			machine[n] = s.Format(n)
+			if !s.hiddenDefault(n) {
+				machine[n] = s.Format(n)
+			}
 			continue
 		}
 		fmt.Fprintf(&b, "%s = %s\n", n, s.Format(n))
@@ -306,7 +308,7 @@ func (e *Env) showSettings() (Output, error) {
 	// The machine below the server, and the simulator's own switches: not GUCs.
 	b.WriteString("-- machine\n")
 	for _, n := range s.Names() {
-		if Machine(n) {
+		if Machine(n) && !s.hiddenDefault(n) {
 			fmt.Fprintf(&b, "%s = %s\n", n, s.Format(n))
 		}
 	}

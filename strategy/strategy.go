@@ -52,6 +52,9 @@ type Settings struct {
 	IOCombineLimit         int // blocks, already capped by io_max_combine_limit
 	PinLimit               int // GetPinLimit() (18+)
 	VacuumBufferUsageKB    int // vacuum_buffer_usage_limit (16+), in kB
+	// RingOverride is the what-if setting ring=N: every ring gets N buffers
+	// (still capped at NBuffers/8 like GetAccessStrategyWithSize); 0 is ring=auto.
+	RingOverride int
 }
 
 // RingBuffers is the size of the ring a strategy of this kind gets, in
@@ -64,6 +67,11 @@ func RingBuffers(k Kind, s Settings) int {
 	switch k {
 	case Normal:
 		return 0
+	}
+	if s.RingOverride > 0 {
+		return min(s.RingOverride, s.NBuffers/8)
+	}
+	switch k {
 	case BulkRead:
 		kb = 256
 		if s.Version >= 18 {
@@ -147,6 +155,8 @@ type Control struct {
 	// Observer, when set, sees every step of GetBuffer (for tracing and
 	// teaching); nil costs one test per call.
 	Observer func(Event)
+	// repl is the what-if replacement policy (nil: the clock sweep below).
+	repl Replacement
 }
 
 // NewControl sets up StrategyControl for the pool whose state words are
@@ -176,6 +186,9 @@ func (c *Control) FreeBuffer(b pg.Buffer) { c.free = append(c.free, b) }
 // GetBuffer is StrategyGetBuffer: a victim buffer, unpinned, with the
 // information whether it came from the ring. The caller pins it.
 func (c *Control) GetBuffer(r *Ring) (pg.Buffer, bool, error) {
+	if c.repl != nil {
+		return c.getBufferReplaced(r)
+	}
 	if c.Observer != nil {
 		return c.getBufferObserved(r)
 	}
@@ -218,6 +231,32 @@ func (c *Control) GetBuffer(r *Ring) (pg.Buffer, bool, error) {
 			return pg.InvalidBuffer, false, ErrNoUnpinnedBuffers
 		}
 	}
+}
+
+// getBufferReplaced is GetBuffer with a what-if Replacement choosing the
+// victim once the ring and the free list have none.
+func (c *Control) getBufferReplaced(r *Ring) (pg.Buffer, bool, error) {
+	if r != nil {
+		if b := r.getBufferFromRing(c.states); b != pg.InvalidBuffer {
+			return b, true, nil
+		}
+	}
+	c.NumBufferAllocs++
+	for len(c.free) > 0 {
+		b := c.free[len(c.free)-1]
+		c.free = c.free[:len(c.free)-1]
+		s := c.states[b]
+		if s.Refcount() == 0 && s.Usage() == 0 {
+			r.addBufferToRing(b)
+			return b, false, nil
+		}
+	}
+	b, err := c.repl.Victim(c.states)
+	if err != nil {
+		return pg.InvalidBuffer, false, err
+	}
+	r.addBufferToRing(b)
+	return b, false, nil
 }
 
 // getBufferFromRing is GetBufferFromRing.

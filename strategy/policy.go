@@ -1,0 +1,156 @@
+package strategy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+)
+
+// # Replacement policies (what-if)
+//
+// PostgreSQL's victim search is the clock sweep of Control.GetBuffer. To ask
+// "what would another policy do?", a cluster can run a different Replacement
+// (the simulator setting replacement=clock|lru|2q). The ring and the free
+// list stay in front of it as in StrategyGetBuffer: only the search that
+// runs once both are exhausted changes.
+//
+// A Replacement sees every first pin of a buffer by a backend (Access), every
+// page read into a buffer (Load) and every page leaving one (Forget), and is
+// asked for a victim (Victim). The calls take buffer numbers and tags by value
+// and must not allocate: they run on the pool's hot path.
+//
+// # Adding a policy
+//
+// Write one file in this package with a type implementing Replacement and one
+// line in the policies table below, e.g. for a most-recently-used policy:
+//
+//	{"mru", "evict the most recently used page", func(n int) Replacement { return newMRU(n) }},
+//
+// The setting accepts the new name at once; tests in the file show the
+// policy's defining behaviour on a 16-buffer pool.
+
+// Replacement chooses victims once the ring and the free list have none.
+type Replacement interface {
+	// Access: a backend pinned b, which already held its page (a hit, PinBuffer).
+	Access(b pg.Buffer)
+	// Load: b now holds page t (BufferAlloc after a miss or an extension).
+	Load(b pg.Buffer, t pg.BufferTag)
+	// Forget: b's page t left the pool (eviction, DROP, pg_buffercache_evict).
+	Forget(b pg.Buffer, t pg.BufferTag)
+	// Victim returns an unpinned buffer to reuse, or ErrNoUnpinnedBuffers.
+	Victim(states []pg.BufState) (pg.Buffer, error)
+}
+
+// policy is one registry entry.
+type policy struct {
+	name, doc string
+	new       func(nbuffers int) Replacement
+}
+
+// policies is the registry of replacement policies, by setting value.
+var policies = []policy{
+	{"clock", "PostgreSQL's clock sweep with usage counts (8.1 and later)", func(int) Replacement { return Clock{} }},
+	{"lru", "least recently used: the page whose last pin is oldest", func(n int) Replacement { return newLRU(n) }},
+	{"2q", "2Q: pages seen once queue apart from pages seen again (PostgreSQL 8.0.2)", func(n int) Replacement { return newTwoQ(n) }},
+}
+
+// PolicyNames lists the replacement policies in registry order.
+func PolicyNames() []string {
+	var ns []string
+	for _, p := range policies {
+		ns = append(ns, p.name)
+	}
+	return ns
+}
+
+// PolicyDoc is a policy's one-line description ("" if unknown).
+func PolicyDoc(name string) string {
+	for _, p := range policies {
+		if p.name == name {
+			return p.doc
+		}
+	}
+	return ""
+}
+
+// NewReplacement returns policy name for a pool of nbuffers buffers.
+func NewReplacement(name string, nbuffers int) (Replacement, error) {
+	for _, p := range policies {
+		if p.name == name {
+			return p.new(nbuffers), nil
+		}
+	}
+	ns := PolicyNames()
+	return nil, &pg.SettingError{Name: "replacement", Value: name, Allowed: "must be one of " + strings.Join(ns, ", ")}
+}
+
+// SetReplacement makes r choose the victims. Clock (or nil) keeps the
+// built-in clock sweep, whose loop stays inline on the hot path.
+func (c *Control) SetReplacement(r Replacement) {
+	if _, ok := r.(Clock); ok {
+		r = nil
+	}
+	c.repl = r
+}
+
+// Replacement is the policy in force (nil: the clock sweep).
+func (c *Control) Replacement() Replacement { return c.repl }
+
+// Clock is PostgreSQL's clock sweep (StrategyGetBuffer / ClockSweepTick):
+// Control runs it inline, so its methods are never called on the hot path.
+// It is in the registry so that replacement=clock names the default.
+type Clock struct{}
+
+// Access does nothing: PinBuffer's usage count is the clock's memory.
+func (Clock) Access(pg.Buffer) {}
+
+// Load does nothing.
+func (Clock) Load(pg.Buffer, pg.BufferTag) {}
+
+// Forget does nothing.
+func (Clock) Forget(pg.Buffer, pg.BufferTag) {}
+
+// Victim is never called: Control sweeps itself.
+func (Clock) Victim([]pg.BufState) (pg.Buffer, error) {
+	panic("strategy: Clock.Victim called; Control runs the clock sweep inline")
+}
+
+// Reject is what a BULKREAD ring does with a dirty buffer whose write needs a
+// WAL flush (the simulator setting reject=pg|flush).
+type Reject uint8
+
+const (
+	// RejectPG is StrategyRejectBuffer: the ring gives the buffer up and takes
+	// another victim from the pool, so a scan over freshly dirtied pages
+	// spreads over shared buffers.
+	RejectPG Reject = iota
+	// RejectFlush never rejects: the ring flushes WAL and writes the buffer,
+	// as VACUUM's and BULKWRITE's rings do, and stays the same set of buffers.
+	RejectFlush
+)
+
+func (r Reject) String() string { return [...]string{"pg", "flush"}[r] }
+
+// ParseReject parses the reject setting.
+func ParseReject(s string) (Reject, error) {
+	switch s {
+	case "pg":
+		return RejectPG, nil
+	case "flush":
+		return RejectFlush, nil
+	}
+	return 0, &pg.SettingError{Name: "reject", Value: s, Allowed: "must be one of pg, flush"}
+}
+
+// MaxUsageLimit is the largest usage_max: the displays count buffers by
+// usage 0..5, PostgreSQL's BM_MAX_USAGE_COUNT.
+const MaxUsageLimit = pg.MaxUsageCount
+
+// CheckUsageMax validates the usage_max setting.
+func CheckUsageMax(n int) error {
+	if n < 1 || n > MaxUsageLimit {
+		return &pg.SettingError{Name: "usage_max", Value: fmt.Sprint(n), Allowed: fmt.Sprintf("outside the allowed range 1..%d", MaxUsageLimit)}
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+package strategy
+
+import (
+	"testing"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/stretchr/testify/require"
+)
+
+// Every registered policy builds; replacement=clock leaves Control's inline
+// sweep in place (no policy installed); an unknown name lists the choices.
+func TestRegistry(t *testing.T) {
+	require.Equal(t, []string{"clock", "lru", "2q"}, PolicyNames())
+	for _, n := range PolicyNames() {
+		r, err := NewReplacement(n, 16)
+		require.NoError(t, err, n)
+		require.NotEmpty(t, PolicyDoc(n))
+		c := NewControl(pool(16))
+		c.SetReplacement(r)
+		require.Equal(t, n == "clock", c.Replacement() == nil, n)
+	}
+	_, err := NewReplacement("arc", 16)
+	require.EqualError(t, err, "replacement=arc: must be one of clock, lru, 2q")
+}
+
+// ring=N gives every ring N buffers, capped at NBuffers/8 (16,384 buffers:
+// 2,048); ring=auto (0) keeps PostgreSQL's sizes (BULKREAD 256kB = 32).
+func TestRingOverride(t *testing.T) {
+	s := Settings{Version: 17, NBuffers: 16384, VacuumBufferUsageKB: 2048}
+	require.Equal(t, 32, RingBuffers(BulkRead, s))
+	s.RingOverride = 100
+	for _, k := range []Kind{BulkRead, BulkWrite, Vacuum} {
+		require.Equal(t, 100, RingBuffers(k, s), k.String())
+	}
+	require.Equal(t, 0, RingBuffers(Normal, s))
+	s.RingOverride = 5000
+	require.Equal(t, 2048, RingBuffers(BulkWrite, s))
+}
+
+// LRU with a pinned least recent buffer passes over it to the next one; with
+// every buffer pinned it fails like the clock.
+func TestLRUSkipsPinned(t *testing.T) {
+	st := pool(16)
+	l := newLRU(16)
+	for b := pg.Buffer(1); b <= 16; b++ {
+		l.Load(b, pg.BufferTag{Rel: 1, Block: pg.BlockNumber(b)})
+	}
+	st[1] += pg.RefcountOne
+	b, err := l.Victim(st)
+	require.NoError(t, err)
+	require.Equal(t, pg.Buffer(2), b)
+	for b := pg.Buffer(2); b <= 16; b++ {
+		st[b] += pg.RefcountOne
+	}
+	_, err = l.Victim(st)
+	require.ErrorIs(t, err, ErrNoUnpinnedBuffers)
+}
