@@ -66,6 +66,7 @@ func (v *varyFlags) Set(s string) error {
 type sweepPoint struct {
 	values []string
 	fields []map[string]string // per step: flattened JSON result
+	end    map[string]string   // compare: the figures of the cluster at the end
 	err    error
 }
 
@@ -101,29 +102,7 @@ func sweepCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	points := crossProduct(varies)
-	bar := newProgress(stderr, len(points))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	var mu sync.Mutex
-	for w := 0; w < min(*jobs, len(points)); w++ {
-		wg.Add(1)
-		go sweepWorker(&wg, next, points, f, varies, *seed, filepath.Dir(path), func() {
-			mu.Lock()
-			defer mu.Unlock()
-			if bar != nil {
-				_ = bar.Add(1)
-			}
-		})
-	}
-	for i := range points {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if bar != nil {
-		_ = bar.Finish()
-		fmt.Fprintln(stderr)
-	}
+	runPoints(points, f, varies, *seed, filepath.Dir(path), *jobs, stderr, nil)
 
 	status := 0
 	for i, p := range points {
@@ -152,18 +131,46 @@ func sweepCmd(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
+// runPoints runs every point, jobs at a time, with a progress bar on a
+// terminal; final (if set) reads each point's cluster after its last step.
+func runPoints(points []*sweepPoint, f *scenario.File, varies []vary, seed uint64, dir string, jobs int, stderr io.Writer, final func(*sim.Env) map[string]string) {
+	bar := newProgress(stderr, len(points))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	var mu sync.Mutex
+	for w := 0; w < min(jobs, len(points)); w++ {
+		wg.Add(1)
+		go sweepWorker(&wg, next, points, f, varies, seed, dir, final, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if bar != nil {
+				_ = bar.Add(1)
+			}
+		})
+	}
+	for i := range points {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if bar != nil {
+		_ = bar.Finish()
+		fmt.Fprintln(stderr)
+	}
+}
+
 // sweepWorker runs the points whose indexes arrive on next. Each point is
 // its own cluster (sim.Env): nothing is shared between goroutines but the
 // parsed, read-only scenario.
-func sweepWorker(wg *sync.WaitGroup, next <-chan int, points []*sweepPoint, f *scenario.File, varies []vary, seed uint64, dir string, done func()) {
+func sweepWorker(wg *sync.WaitGroup, next <-chan int, points []*sweepPoint, f *scenario.File, varies []vary, seed uint64, dir string, final func(*sim.Env) map[string]string, done func()) {
 	defer wg.Done()
 	for i := range next {
-		runPoint(points[i], f, varies, seed, dir)
+		runPoint(points[i], f, varies, seed, dir, final)
 		done()
 	}
 }
 
-func runPoint(p *sweepPoint, f *scenario.File, varies []vary, seed uint64, dir string) {
+func runPoint(p *sweepPoint, f *scenario.File, varies []vary, seed uint64, dir string, final func(*sim.Env) map[string]string) {
 	env := &sim.Env{Seed: seed, Dir: dir}
 	p.fields = make([]map[string]string, len(f.Steps))
 	for i, st := range f.Steps {
@@ -177,6 +184,9 @@ func runPoint(p *sweepPoint, f *scenario.File, varies []vary, seed uint64, dir s
 			return
 		}
 		p.fields[i] = flatten(o.JSON)
+	}
+	if final != nil {
+		p.end = final(env)
 	}
 }
 

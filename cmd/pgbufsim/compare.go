@@ -1,0 +1,198 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/scenario"
+	"github.com/pgbufsim/pgbufsim/sim"
+)
+
+// What-if comparisons
+//
+//	pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N]
+//
+// runs the scenario once per variant, like sweep (the same runner: the cross
+// product of the --vary lists, in parallel, results in variant order), and
+// prints one table of what each variant leaves at the end of the scenario:
+// the buffers each relation holds, WAL bytes and full-page images, the pool's
+// evictions, ring reuses and buffer writes, and the simulated time. NAME is a
+// PostgreSQL setting, version, or a what-if variant (replacement, usage_max,
+// reject, ring).
+
+// compareColumns are the fixed figures after the relations, in table order.
+var compareColumns = []string{"unused", "wal_bytes", "wal_fpi", "evictions", "reuses", "writes", "time_ms"}
+
+func compareCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var varies varyFlags
+	fs.Var(&varies, "vary", "NAME=v1,v2,... (repeatable): a setting, version, replacement, usage_max, reject or ring")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "variants run at once")
+	seed := fs.Uint64("seed", 1, "PRNG seed (the same for every variant)")
+	// The file may come first: compare FILE.scn --vary ...
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		args = append(append([]string(nil), args[1:]...), args[0])
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || len(varies) == 0 || *jobs < 1 {
+		fmt.Fprintln(stderr, "usage: pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N]")
+		return 2
+	}
+	path := fs.Arg(0)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim compare: %v\n", err)
+		return 1
+	}
+	f, err := scenario.Parse(path, string(src))
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim compare: %v\n", err)
+		return 1
+	}
+	if err := checkVaries(f, varies); err != nil {
+		fmt.Fprintf(stderr, "pgbufsim compare: %v\n", err)
+		return 2
+	}
+	points := crossProduct(varies)
+	runPoints(points, f, varies, *seed, filepath.Dir(path), *jobs, stderr, endFigures)
+	status := 0
+	for i, p := range points {
+		if p.err != nil {
+			fmt.Fprintf(stderr, "pgbufsim compare: variant %d (%s): %v\n", i+1, pointName(varies, p), p.err)
+			status = 1
+		}
+	}
+	writeCompareTable(stdout, f, varies, points)
+	return status
+}
+
+// endFigures reads the cluster a scenario leaves: show buffercache, show wal
+// and show io since the cluster started, and its simulated clock.
+func endFigures(env *sim.Env) map[string]string {
+	out := map[string]string{}
+	if env.C == nil {
+		return out
+	}
+	show := func(what string) map[string]any {
+		o, err := env.Exec("show", []datadriven.CmdArg{{Key: what}})
+		if err != nil {
+			return nil
+		}
+		m, _ := o.JSON.(map[string]any)
+		return m
+	}
+	bc := show("buffercache")
+	rows, _ := bc["relations"].([]map[string]any)
+	var rels []string
+	for _, r := range rows {
+		name, _ := r["name"].(string)
+		rels = append(rels, name)
+		out["rel:"+name] = fmt.Sprint(r["buffers"])
+	}
+	out["rels"] = strings.Join(rels, "\x00")
+	out["unused"] = fmt.Sprint(bc["unused"])
+	w := show("wal")
+	out["wal_bytes"], out["wal_fpi"] = fmt.Sprint(w["bytes"]), fmt.Sprint(w["fpi"])
+	var ev, reu, wr int64
+	io, _ := show("io")["rows"].([]map[string]any)
+	for _, r := range io {
+		if r["object"] != "relation" {
+			continue
+		}
+		ev += asInt(r["evictions"])
+		reu += asInt(r["reuses"])
+		wr += asInt(r["writes"])
+	}
+	out["evictions"], out["reuses"], out["writes"] = fmt.Sprint(ev), fmt.Sprint(reu), fmt.Sprint(wr)
+	out["time_ms"] = fmt.Sprintf("%.3f", float64(env.C.Now())/1e6)
+	return out
+}
+
+// asInt reads a show command's JSON counter.
+func asInt(v any) int64 {
+	switch n := v.(type) {
+	case int64:
+		return n
+	case int:
+		return int64(n)
+	}
+	return 0
+}
+
+// writeCompareTable prints one row per variant: its values, the buffers of
+// every relation any variant holds (in order of first appearance), then the
+// fixed figures.
+func writeCompareTable(w io.Writer, f *scenario.File, varies []vary, points []*sweepPoint) {
+	var rels []string
+	seen := map[string]bool{}
+	for _, p := range points {
+		if p.err != nil || p.end["rels"] == "" {
+			continue
+		}
+		for _, r := range strings.Split(p.end["rels"], "\x00") {
+			if !seen[r] {
+				seen[r] = true
+				rels = append(rels, r)
+			}
+		}
+	}
+	header := []string{}
+	for _, v := range varies {
+		header = append(header, v.name)
+	}
+	keys := []string{}
+	for _, r := range rels {
+		header = append(header, r)
+		keys = append(keys, "rel:"+r)
+	}
+	header = append(header, compareColumns...)
+	keys = append(keys, compareColumns...)
+	rows := [][]string{header}
+	for _, p := range points {
+		row := append([]string(nil), p.values...)
+		for i, k := range keys {
+			val := "-"
+			if p.err != nil {
+				if i == 0 {
+					val = "error"
+				}
+			} else if x, ok := p.end[k]; ok && x != "" {
+				val = x
+			} else if strings.HasPrefix(k, "rel:") {
+				val = "0"
+			}
+			row = append(row, val)
+		}
+		rows = append(rows, row)
+	}
+	fmt.Fprintf(w, "%s: at the end (buffers per relation, then the cluster's totals)\n", f.Name)
+	width := make([]int, len(header))
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], len(c))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if i < len(varies) {
+				fmt.Fprintf(&b, "%-*s", width[i], c)
+			} else {
+				fmt.Fprintf(&b, "%*s", width[i], c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
