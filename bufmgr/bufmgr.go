@@ -126,6 +126,7 @@ type Pool struct {
 	// every access, load and eviction; maxUsage caps PinBuffer's usage bump.
 	repl     strategy.Replacement
 	maxUsage int
+	variant  bool // repl != nil || maxUsage < BM_MAX_USAGE_COUNT
 }
 
 // NewPool builds an empty pool whose buffers are all on the free list.
@@ -152,6 +153,7 @@ func NewPool(c Config, w *wal.WAL) (*Pool, error) {
 // installReplacement gives a fresh Control the configured policy.
 func (p *Pool) installReplacement() {
 	p.repl = nil
+	p.variant = p.maxUsage < pg.MaxUsageCount
 	if p.cfg.Replacement == "" || p.cfg.Replacement == "clock" {
 		return
 	}
@@ -161,6 +163,7 @@ func (p *Pool) installReplacement() {
 	}
 	p.ctl.SetReplacement(r)
 	p.repl = r
+	p.variant = true
 }
 
 // DefaultStorage is a 16 GB page cache over the nvme profile with Linux's
@@ -522,13 +525,25 @@ func (p *Pool) pin(be *Backend, b pg.Buffer, r *strategy.Ring) {
 	}
 	s := p.states[b] + pg.RefcountOne
 	if u := s.Usage(); r == nil {
-		if u < p.maxUsage {
+		if u < pg.MaxUsageCount {
 			s += pg.UsageOne
 		}
 	} else if u == 0 {
 		s += pg.UsageOne
 	}
 	p.states[b] = s
+	if p.variant {
+		p.pinVariant(b)
+	}
+}
+
+// pinVariant is the what-if part of a pin, kept off PostgreSQL's path (one
+// test of p.variant): usage_max caps the count, the replacement policy
+// hears of the access.
+func (p *Pool) pinVariant(b pg.Buffer) {
+	if s := p.states[b]; s.Usage() > p.maxUsage {
+		p.states[b] = s.WithUsage(p.maxUsage)
+	}
 	if p.repl != nil {
 		p.repl.Access(b)
 	}

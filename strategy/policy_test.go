@@ -55,3 +55,33 @@ func TestLRUSkipsPinned(t *testing.T) {
 	_, err = l.Victim(st)
 	require.ErrorIs(t, err, ErrNoUnpinnedBuffers)
 }
+
+// The policies' hot-path calls do not allocate: a pool of 16 cycling
+// through pages 0..999 (each Load forgets the victim's page first, as
+// GetVictimBuffer does), with hits in between.
+func TestPoliciesDoNotAllocate(t *testing.T) {
+	for _, name := range []string{"lru", "2q"} {
+		st := pool(16)
+		r, err := NewReplacement(name, 16)
+		require.NoError(t, err)
+		tags := make([]pg.BufferTag, 17)
+		for b := pg.Buffer(1); b <= 16; b++ {
+			tags[b] = pg.BufferTag{Rel: 1, Block: pg.BlockNumber(b)}
+			r.Load(b, tags[b])
+		}
+		blk := 16
+		allocs := testing.AllocsPerRun(1000, func() {
+			blk = (blk + 1) % 1000
+			b, err := r.Victim(st)
+			if err != nil {
+				panic(err)
+			}
+			r.Forget(b, tags[b])
+			tags[b] = pg.BufferTag{Rel: 1, Block: pg.BlockNumber(blk)}
+			r.Load(b, tags[b])
+			r.Access(b)
+			r.Access(pg.Buffer(blk%16 + 1))
+		})
+		require.Zero(t, allocs, name)
+	}
+}

@@ -234,10 +234,13 @@ func (c *Control) GetBuffer(r *Ring) (pg.Buffer, bool, error) {
 }
 
 // getBufferReplaced is GetBuffer with a what-if Replacement choosing the
-// victim once the ring and the free list have none.
+// victim once the ring and the free list have none. An Observer sees the
+// ring reuse, the free-list pop or the victim (the policy's own steps are
+// not events).
 func (c *Control) getBufferReplaced(r *Ring) (pg.Buffer, bool, error) {
 	if r != nil {
 		if b := r.getBufferFromRing(c.states); b != pg.InvalidBuffer {
+			c.observe(EvRingReuse, b, r)
 			return b, true, nil
 		}
 	}
@@ -248,6 +251,7 @@ func (c *Control) getBufferReplaced(r *Ring) (pg.Buffer, bool, error) {
 		s := c.states[b]
 		if s.Refcount() == 0 && s.Usage() == 0 {
 			r.addBufferToRing(b)
+			c.observe(EvFreeListPop, b, r)
 			return b, false, nil
 		}
 	}
@@ -256,7 +260,15 @@ func (c *Control) getBufferReplaced(r *Ring) (pg.Buffer, bool, error) {
 		return pg.InvalidBuffer, false, err
 	}
 	r.addBufferToRing(b)
+	c.observe(EvVictim, b, r)
 	return b, false, nil
+}
+
+// observe reports one step to the Observer, if any.
+func (c *Control) observe(k EventKind, b pg.Buffer, r *Ring) {
+	if c.Observer != nil {
+		c.Observer(Event{Kind: k, Buffer: b, Usage: c.states[b].Usage(), Slot: ringSlot(r)})
+	}
 }
 
 // getBufferFromRing is GetBufferFromRing.
