@@ -62,6 +62,7 @@ type Config struct {
 	Replacement string          // strategy.PolicyNames(); "" is clock
 	UsageMax    int             // cap of the usage count PinBuffer bumps to; 0 is BM_MAX_USAGE_COUNT (5)
 	Reject      strategy.Reject // what a BULKREAD ring does with a dirty buffer needing a WAL flush
+	NoFreeList  bool            // freelist=off: PostgreSQL 19's clock sweep without a free list
 }
 
 // Validate reports every problem with c, one line each.
@@ -150,10 +151,14 @@ func NewPool(c Config, w *wal.WAL) (*Pool, error) {
 	return p, nil
 }
 
-// installReplacement gives a fresh Control the configured policy.
+// installReplacement gives a fresh Control the configured policy (and
+// removes its free list under freelist=off).
 func (p *Pool) installReplacement() {
 	p.repl = nil
 	p.variant = p.maxUsage < pg.MaxUsageCount
+	if p.cfg.NoFreeList {
+		p.ctl.RemoveFreeList()
+	}
 	if p.cfg.Replacement == "" || p.cfg.Replacement == "clock" {
 		return
 	}

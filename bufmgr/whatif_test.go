@@ -150,3 +150,52 @@ func TestVariantConfigErrors(t *testing.T) {
 	err := Config{NBuffers: 16, Version: 18, UsageMax: 6, Replacement: "arc"}.Validate()
 	require.EqualError(t, err, "usage_max=6: outside the allowed range 1..5\nreplacement=arc: must be one of clock, lru, 2q")
 }
+
+// freelist=off (PostgreSQL 19). 16 buffers: rel 1 blocks 0..3 fill buffers
+// 1..4, rel 2 blocks 0..3 buffers 5..8, rel 1 blocks 4..11 buffers 9..16 —
+// the free list hands them out in that order, and so does the clock over
+// buffers at usage 0, but the clock moves: one complete pass, the hand back
+// at buffer 1. DROP of rel 2 frees buffers 5..8. With the free list the next
+// page takes buffer 8 (the free list is LIFO) and buffers 1..4 keep usage 1;
+// without it the hand takes buffers 1..4 down to 0 on its way to buffer 5.
+func TestNoFreeList(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		p, be := newVariantPool(t, Config{NBuffers: 16, NoFreeList: off})
+		p.CreateRel(2, 100, true)
+		read := func(rel pg.RelID, blk int) pg.Buffer {
+			b, _, err := p.ReadBuffer(be, pg.BufferTag{Rel: rel, Block: pg.BlockNumber(blk)}, nil)
+			require.NoError(t, err)
+			p.Unpin(be, b)
+			return b
+		}
+		var got []pg.Buffer
+		for blk := 0; blk < 4; blk++ {
+			got = append(got, read(1, blk))
+		}
+		for blk := 0; blk < 4; blk++ {
+			got = append(got, read(2, blk))
+		}
+		for blk := 4; blk < 12; blk++ {
+			got = append(got, read(1, blk))
+		}
+		require.Equal(t, []pg.Buffer{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, got)
+		require.Equal(t, pg.Buffer(1), p.Control().Hand())
+		if off {
+			require.EqualValues(t, 1, p.Control().CompletePasses)
+		} else {
+			require.EqualValues(t, 0, p.Control().CompletePasses)
+		}
+		p.DropRelBuffers(2)
+		b := read(1, 12)
+		if off {
+			require.Equal(t, pg.Buffer(5), b)
+			require.Equal(t, 0, p.State(1).Usage())
+			require.Equal(t, 0, p.Control().FreeListLen())
+		} else {
+			require.Equal(t, pg.Buffer(8), b)
+			require.Equal(t, 1, p.State(1).Usage())
+			require.Equal(t, 3, p.Control().FreeListLen())
+		}
+		require.NoError(t, p.CheckInvariants([]*Backend{be}, nil))
+	}
+}

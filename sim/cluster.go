@@ -100,6 +100,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 		Checksums: s.Bool("data_checksums"), WALLogHints: s.Bool("wal_log_hints"),
 		IOWorkers: ioWorkers, Costs: costs.Buf, Storage: st,
 		Replacement: s.Enum("replacement"), UsageMax: int(s.Int("usage_max")), Reject: s.reject(),
+		NoFreeList: !s.Bool("freelist"),
 	}, w)
 	if err != nil {
 		return nil, err

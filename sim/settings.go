@@ -126,6 +126,8 @@ var gucs = []gucDef{
 		doc: "what-if: the usage count a pin bumps to at most (PostgreSQL: 5; 1 makes the clock a second-chance policy)"},
 	{name: "reject", kind: kindEnum, enum: []string{"pg", "flush"}, restart: true, machine: true, whatif: true, modelled: true, def: fixed("pg"),
 		doc: "what-if: a BULKREAD ring's dirty buffer that needs a WAL flush (pg: StrategyRejectBuffer gives it up; flush: flush WAL and write it, like VACUUM's ring)"},
+	{name: "freelist", kind: kindBool, restart: true, machine: true, whatif: true, modelled: true, def: fixed("on"),
+		doc: "what-if: off removes the free list as PostgreSQL 19 did: buffers freed by DROP and TRUNCATE wait for the clock hand"},
 	{name: "ring", kind: kindInt, min: 1, max: 1<<30 - 1, restart: true, machine: true, whatif: true, modelled: true, def: fixed("auto"),
 		doc: "what-if: every ring's size in buffers (auto: PostgreSQL's sizes), capped at shared_buffers/8"},
 	{name: "wal_level", kind: kindEnum, enum: []string{"minimal", "replica", "logical"}, restart: true, modelled: false, def: fixed("replica"), doc: "replica assumed"},

@@ -157,6 +157,8 @@ type Control struct {
 	Observer func(Event)
 	// repl is the what-if replacement policy (nil: the clock sweep below).
 	repl Replacement
+	// noFreeList: the what-if freelist=off (PostgreSQL 19's design).
+	noFreeList bool
 }
 
 // NewControl sets up StrategyControl for the pool whose state words are
@@ -180,8 +182,24 @@ func (c *Control) FreeListLen() int { return len(c.free) }
 // FreeList returns the free list, tail first (the last element is popped next); do not modify.
 func (c *Control) FreeList() []pg.Buffer { return c.free }
 
-// FreeBuffer is StrategyFreeBuffer: push b on the head of the free list (LIFO).
-func (c *Control) FreeBuffer(b pg.Buffer) { c.free = append(c.free, b) }
+// FreeBuffer is StrategyFreeBuffer: push b on the head of the free list
+// (LIFO); nothing without a free list.
+func (c *Control) FreeBuffer(b pg.Buffer) {
+	if !c.noFreeList {
+		c.free = append(c.free, b)
+	}
+}
+
+// RemoveFreeList is the what-if freelist=off, PostgreSQL 19's design
+// ("bufmgr: Remove freelist, always use clock-sweep", 2c78940527): no
+// buffer is ever on a free list, so the first fill is the clock handing out
+// buffers 1, 2, 3, … at usage 0 (the hand advances and completes a pass),
+// and a buffer freed by DROP or TRUNCATE is reused only when the hand gets
+// to it. Call it on a new Control, before any GetBuffer.
+func (c *Control) RemoveFreeList() {
+	c.noFreeList = true
+	c.free = c.free[:0]
+}
 
 // GetBuffer is StrategyGetBuffer: a victim buffer, unpinned, with the
 // information whether it came from the ring. The caller pins it.
