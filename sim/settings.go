@@ -388,6 +388,21 @@ func (s *Settings) hiddenDefault(name string) bool {
 	return g != nil && g.whatif && s.Format(name) == g.def(s.Version)
 }
 
+// WhatIfVariant reports whether name=value asks for a what-if variant of
+// the buffer manager (replacement, usage_max, reject, ring, freelist) other
+// than PostgreSQL's own behaviour, which a real server cannot run.
+func WhatIfVariant(name, value string) bool {
+	g := lookupGUC(name)
+	if g == nil || !g.whatif {
+		return false
+	}
+	s := &Settings{Version: pg.MaxVersion, vals: map[string]int64{}, enums: map[string]string{}}
+	if s.set(g, value) != nil {
+		return true
+	}
+	return s.Format(name) != g.def(pg.MaxVersion)
+}
+
 // StorageConfig is the machine the settings describe.
 func (s *Settings) StorageConfig() storage.Config {
 	return storage.Config{

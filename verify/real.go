@@ -207,6 +207,9 @@ func (r *runner) actCluster(st *step) (action, error) {
 	checksums := false
 	var conf [][2]string
 	for _, a := range st.args {
+		if len(a.Vals) == 1 && sim.WhatIfVariant(a.Key, a.Vals[0]) {
+			return nil, fmt.Errorf("%s=%s: a what-if variant of the simulator; a PostgreSQL server cannot run it (compare variants with pgbufsim compare)", a.Key, a.Vals[0])
+		}
 		if a.Key == "version" || sim.Machine(a.Key) {
 			continue // the machine is whatever the server runs on
 		}
