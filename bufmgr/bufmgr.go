@@ -105,6 +105,8 @@ type Pool struct {
 	// rings took victims since ForgetRings (lastRing: the latest, to skip the search).
 	rings    []*strategy.Ring
 	lastRing *strategy.Ring
+	// hintImages: the last XLOG_FPI_FOR_HINT of each page (crash.go).
+	hintImages map[pg.BufferTag]pg.LSN
 }
 
 // NewPool builds an empty pool whose buffers are all on the free list.
@@ -358,7 +360,7 @@ func (p *Pool) flushBuffer(be *Backend, b pg.Buffer, ctx strategy.Kind) {
 		be.Now += p.cfg.Costs.ChecksumNs
 	}
 	be.Now += p.cfg.Costs.WritePageNs
-	p.cfg.Storage.Write(be.Now, p.tags[b].Rel, p.tags[b].Block) // mdwrite
+	p.cfg.Storage.WriteLSN(be.Now, p.tags[b].Rel, p.tags[b].Block, p.bufLSN(b)) // mdwrite
 	p.states[b] = s &^ (pg.FlagDirty | pg.FlagJustDirtied | pg.FlagCheckpointNeed)
 	p.Stats.Rel[be.Type][ctx][OpWrites]++
 	be.Buf.Written++
@@ -441,6 +443,7 @@ func (p *Pool) MarkBufferDirtyHint(be *Backend, b pg.Buffer, hole int) {
 				be.Now += ns
 			}
 			lsn, be.Now = p.wal.Insert(be.Now, &be.WAL, size, 1)
+			p.noteHintImage(p.tags[b], lsn)
 			if p.tracer != nil {
 				ev := p.event(EvFPIForHint, be, b)
 				ev.LSN, ev.Bytes = lsn, size
