@@ -195,14 +195,31 @@ func (e *Env) crashAfterCommand(out *Output) {
 
 func (c *Cluster) crashReport() string {
 	cs := &c.crash
-	return fmt.Sprintf("power lost at %s ms: WAL durable up to %s (%d bytes not flushed lost); %d dirty buffers and %d dirty OS-cache pages lost; %d page writes in flight, torn",
-		fmtMs(cs.at), cs.walEnd, cs.walLost, cs.buffsLost, cs.dirtyLost, len(cs.torn))
+	return fmt.Sprintf("power lost at %s ms: WAL durable up to %s (%d bytes not flushed lost); %d dirty buffers and %d dirty OS-cache pages lost; page writes in flight, torn: %d%s",
+		fmtMs(cs.at), cs.walEnd, cs.walLost, cs.buffsLost, cs.dirtyLost, len(cs.torn), c.tornList())
 }
 
 func (c *Cluster) crashJSON() map[string]any {
 	cs := &c.crash
 	return map[string]any{"at_ms": float64(cs.at) / 1e6, "wal_end": cs.walEnd.String(), "wal_lost": uint64(cs.walLost),
 		"dirty_buffers_lost": cs.buffsLost, "dirty_os_pages_lost": cs.dirtyLost, "torn": len(cs.torn)}
+}
+
+// tornList names the first torn pages (relation/block), for the reports.
+func (c *Cluster) tornList() string {
+	const show = 8
+	var names []string
+	for i, w := range c.crash.torn {
+		if i == show {
+			names = append(names, fmt.Sprintf("… (%d more)", len(c.crash.torn)-show))
+			break
+		}
+		names = append(names, fmt.Sprintf("%s/%d", c.relName(w.File), w.Block))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(names, " ") + ")"
 }
 
 // crashGate refuses commands between a crash and recover, and recover
@@ -277,7 +294,8 @@ func (e *Env) cmdRecover(args []datadriven.CmdArg) (Output, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "redo from %s (last completed checkpoint) to %s: %d bytes of WAL replayed\n", cs.fromRedo, cs.walEnd, replayed)
-	fmt.Fprintf(&b, "torn pages: %d (%d with no new sector, %d with all 16)\n", len(cs.torn), none, whole)
+	fmt.Fprintf(&b, "torn pages: %d%s\n", len(cs.torn), c.tornList())
+	fmt.Fprintf(&b, "  no sector new / all 16 new (a whole version, redo brings it forward): %d / %d\n", none, whole)
 	fmt.Fprintf(&b, "  restored from a full-page image: %d\n", images)
 	fmt.Fprintf(&b, "  rebuilt from the record that initialised them (added after the redo pointer): %d\n", rebuilt)
 	fmt.Fprintf(&b, "  hint bits only (no WAL needed): %d\n", hints)
