@@ -287,6 +287,7 @@ func (e *Env) cmdRecover(args []datadriven.CmdArg) (Output, error) {
 	c.wal.Recovered(cs.walEnd)
 	c.sync = syncScanTable{}
 	c.initFileStale = true
+	c.txn = transaction{} // a transaction open at the crash never committed
 	cs.down, cs.recovered = false, true
 	res, err := c.checkpoint()
 	if err != nil {
