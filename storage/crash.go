@@ -33,9 +33,11 @@ type crashLog struct {
 	writes []PageWrite
 	direct uint64 // the version of a page written straight to the device (no page cache)
 	armed  int64  // page writes left before an armed crash fires (0: none armed)
-	fired  bool
-	at     int64 // when the armed crash fired
-	onFire func(at int64)
+	// pruneLen is the log length at which completed writes are next pruned.
+	pruneLen int
+	fired    bool
+	at       int64 // when the armed crash fired
+	onFire   func(at int64)
 }
 
 // pruneAt is how many logged writes trigger pruning the completed ones.
@@ -49,7 +51,7 @@ func (s *Storage) logWrites(now int64, f int32, blk uint32, k int, start, done i
 	if c.fired && start > c.at {
 		return // after the power went: it never happened
 	}
-	if !c.fired && len(c.writes) >= pruneAt {
+	if !c.fired && len(c.writes) >= max(pruneAt, c.pruneLen) {
 		kept := c.writes[:0]
 		for _, w := range c.writes {
 			if w.Done > now {
@@ -57,6 +59,7 @@ func (s *Storage) logWrites(now int64, f int32, blk uint32, k int, start, done i
 			}
 		}
 		c.writes = kept
+		c.pruneLen = 2 * len(kept) // amortised: a long fsync batch is not rescanned at every request
 	}
 	for i := 0; i < k; i++ {
 		b := blk + uint32(i)
