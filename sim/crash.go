@@ -189,6 +189,9 @@ func (e *Env) crashAfterCommand(out *Output) {
 		return
 	}
 	c.crashNow()
+	if m, ok := out.JSON.(map[string]any); ok {
+		m["crash"] = c.crashJSON()
+	}
 	out.Text = strings.TrimRight(out.Text, "\n") + "\n" +
 		"power failed during this command: what it did after that moment is void\n" + c.crashReport()
 }
