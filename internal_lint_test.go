@@ -3,9 +3,13 @@ package pgbufsim_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
+
+// goStmt matches a go statement that calls a named function.
+var goStmt = regexp.MustCompile(`(?m)^\s*go [A-Za-z_][A-Za-z_0-9.]*\(`)
 
 // TestNoWallClockNoGlobalRand keeps the model deterministic: no non-test Go
 // file may read the wall clock or use math/rand's global generator.
@@ -29,6 +33,11 @@ func TestNoWallClockNoGlobalRand(t *testing.T) {
 			if strings.Contains(string(src), b) {
 				t.Errorf("%s uses %s: the simulator must be deterministic (simulated time, seeded PRNGs, no goroutines in the model)", path, b)
 			}
+		}
+		// A go statement starting a named function is a goroutine too. Only the
+		// CLI may start them: sweep runs independent clusters, one per core.
+		if !strings.HasPrefix(filepath.ToSlash(path), "cmd/") && goStmt.Match(src) {
+			t.Errorf("%s starts a goroutine: only cmd/ may (the model runs in one thread on simulated time)", path)
 		}
 		return nil
 	})

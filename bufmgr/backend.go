@@ -28,7 +28,7 @@ type Backend struct {
 	// Files is the process's open data files (their readahead state).
 	Files storage.Reader
 
-	pins []pinEntry
+	pins privateRefs
 }
 
 type pinEntry struct {
@@ -36,39 +36,112 @@ type pinEntry struct {
 	n int32
 }
 
-// addPrivate records one more pin of b; it reports whether the backend already held b.
-func (be *Backend) addPrivate(b pg.Buffer) bool {
-	for i := len(be.pins) - 1; i >= 0; i-- {
-		if be.pins[i].b == b {
-			be.pins[i].n++
-			return true
+// privateRefs is PrivateRefCountArray + PrivateRefCountHash (bufmgr.c): how
+// many times this backend pins each buffer it holds. It is an open-addressing
+// table (Fibonacci hashing, linear probing, backward-shift deletion) so that
+// the hundred pins a read stream holds cost no more to look up than one. The
+// zero value is empty.
+type privateRefs struct {
+	slots []pinEntry // len a power of two; b == InvalidBuffer marks a free slot
+	shift uint       // 32 − log2(len(slots))
+	n     int
+}
+
+func (p *privateRefs) home(b pg.Buffer) int { return int(uint32(b) * 0x9E3779B9 >> p.shift) }
+
+func (p *privateRefs) resize(size int) {
+	old := p.slots
+	p.slots = make([]pinEntry, size)
+	p.shift = 32
+	for s := size; s > 1; s >>= 1 {
+		p.shift--
+	}
+	mask := size - 1
+	for _, e := range old {
+		if e.b != pg.InvalidBuffer {
+			i := p.home(e.b)
+			for p.slots[i].b != pg.InvalidBuffer {
+				i = (i + 1) & mask
+			}
+			p.slots[i] = e
 		}
 	}
-	be.pins = append(be.pins, pinEntry{b, 1})
+}
+
+// addPrivate records one more pin of b; it reports whether the backend already held b.
+func (be *Backend) addPrivate(b pg.Buffer) bool {
+	p := &be.pins
+	if p.slots == nil {
+		p.resize(16)
+	}
+	mask := len(p.slots) - 1
+	i := p.home(b)
+	for {
+		e := &p.slots[i]
+		if e.b == b {
+			e.n++
+			return true
+		}
+		if e.b == pg.InvalidBuffer {
+			break
+		}
+		i = (i + 1) & mask
+	}
+	if 2*(p.n+1) > len(p.slots) {
+		p.resize(2 * len(p.slots))
+		mask = len(p.slots) - 1
+		i = p.home(b)
+		for p.slots[i].b != pg.InvalidBuffer {
+			i = (i + 1) & mask
+		}
+	}
+	p.slots[i] = pinEntry{b, 1}
+	p.n++
 	return false
 }
 
 // dropPrivate releases one pin of b; it reports whether that was the backend's last pin of b.
 func (be *Backend) dropPrivate(b pg.Buffer) bool {
-	for i := len(be.pins) - 1; i >= 0; i-- {
-		if be.pins[i].b == b {
-			if be.pins[i].n--; be.pins[i].n > 0 {
+	p := &be.pins
+	if p.n > 0 {
+		mask := len(p.slots) - 1
+		for i := p.home(b); p.slots[i].b != pg.InvalidBuffer; i = (i + 1) & mask {
+			if p.slots[i].b != b {
+				continue
+			}
+			if p.slots[i].n--; p.slots[i].n > 0 {
 				return false
 			}
-			last := len(be.pins) - 1
-			be.pins[i] = be.pins[last]
-			be.pins = be.pins[:last]
+			// Backward-shift deletion: pull later entries of the probe run into the hole.
+			hole := i
+			for j := (i + 1) & mask; p.slots[j].b != pg.InvalidBuffer; j = (j + 1) & mask {
+				if h := p.home(p.slots[j].b); (j-h)&mask >= (j-hole)&mask {
+					p.slots[hole] = p.slots[j]
+					hole = j
+				}
+			}
+			p.slots[hole] = pinEntry{}
+			p.n--
 			return true
 		}
 	}
 	panic(fmt.Sprintf("pgbufsim: invariant: backend releases buffer %d it does not pin", b))
 }
 
+// forEachPin calls fn for every buffer the backend pins, in no particular order.
+func (be *Backend) forEachPin(fn func(b pg.Buffer)) {
+	for _, e := range be.pins.slots {
+		if e.b != pg.InvalidBuffer {
+			fn(e.b)
+		}
+	}
+}
+
 // NewBackend returns a backend of type t starting at simulated time now.
 func NewBackend(t BackendType, now int64) *Backend { return &Backend{Type: t, Now: now} }
 
 // PinCount is how many distinct buffers this backend pins.
-func (be *Backend) PinCount() int { return len(be.pins) }
+func (be *Backend) PinCount() int { return be.pins.n }
 
 func joinErrs(errs []error) error {
 	if len(errs) == 0 {

@@ -163,6 +163,16 @@ func (p *Pool) CreateRel(id pg.RelID, nblocks int, permanent bool) {
 		mapping: make([]pg.Buffer, nblocks), lsn: make([]pg.LSN, nblocks)}
 }
 
+// ReserveBlocks makes room for relation id to grow to nblocks without
+// reallocating its mapping and page LSNs (for loads that know their size).
+func (p *Pool) ReserveBlocks(id pg.RelID, nblocks int) {
+	r := p.rels[id]
+	if nblocks > cap(r.mapping) {
+		r.mapping = append(make([]pg.Buffer, 0, nblocks), r.mapping...)
+		r.lsn = append(make([]pg.LSN, 0, nblocks), r.lsn...)
+	}
+}
+
 // NBlocks is RelationGetNumberOfBlocks.
 func (p *Pool) NBlocks(id pg.RelID) int { return p.rels[id].nblocks }
 
@@ -621,9 +631,7 @@ func (p *Pool) Contents() []Row {
 func (p *Pool) CheckInvariants(backends []*Backend, rings []*strategy.Ring) error {
 	pins := map[pg.Buffer]int{}
 	for _, be := range backends {
-		for _, e := range be.pins {
-			pins[e.b]++
-		}
+		be.forEachPin(func(b pg.Buffer) { pins[b]++ })
 	}
 	for b := pg.Buffer(1); int(b) <= p.n; b++ {
 		s := p.states[b]

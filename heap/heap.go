@@ -174,6 +174,17 @@ func (r *Relation) PadLen() int {
 	return -1
 }
 
+// ReservePages makes room for the relation to grow to n pages without
+// reallocating its per-page state (a load that knows its size calls it, so
+// a terabyte table is not copied again and again as it grows).
+func (r *Relation) ReservePages(n int) {
+	if n > cap(r.flags) {
+		r.flags = append(make([]uint8, 0, n), r.flags...)
+		r.ntuples = append(make([]uint16, 0, n), r.ntuples...)
+		r.fsm = append(make([]uint8, 0, n), r.fsm...)
+	}
+}
+
 // Truncate empties the relation (TRUNCATE: a new relfilenode).
 func (r *Relation) Truncate() {
 	r.flags, r.ntuples, r.fsm = r.flags[:0], r.ntuples[:0], r.fsm[:0]

@@ -17,7 +17,7 @@ import (
 // Refresh with: go test ./sim -run TestScenarios -rewrite
 func TestScenarios(t *testing.T) {
 	datadriven.Walk(t, "testdata/scenarios", func(t *testing.T, path string) {
-		env := &Env{Seed: 1, CheckInvariants: true}
+		env := &Env{Seed: 1, CheckInvariants: true, Dir: filepath.Dir(path)}
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			o, err := env.Exec(d.Cmd, d.CmdArgs)
 			if err != nil {

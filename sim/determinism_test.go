@@ -16,7 +16,7 @@ func runFile(t *testing.T, path string) string {
 	require.NoError(t, err)
 	f, err := scenario.Parse(path, string(src))
 	require.NoError(t, err)
-	env := &Env{Seed: 1, CheckInvariants: true}
+	env := &Env{Seed: 1, CheckInvariants: true, Dir: filepath.Dir(path)}
 	var out []byte
 	for _, st := range f.Steps {
 		o, err := env.Exec(st.Cmd, st.Args)

@@ -19,6 +19,9 @@ type Env struct {
 	Seed uint64
 	// CheckInvariants runs the pool's invariant checks after every command (tests turn it on).
 	CheckInvariants bool
+	// Dir is the directory relative file names (replay's traces) are read
+	// from: the scenario file's; empty means the working directory.
+	Dir string
 	// Record keeps the samples and frames that `pgbufsim plot` and `animate` draw (see Recording).
 	Record bool
 
@@ -78,6 +81,8 @@ func init() {
 		{"analyze", "analyze TABLE", "ANALYZE TABLE: a block sample of 300 × default_statistics_target", (*Env).cmdAnalyze},
 		// Example: drop caches
 		{"drop", "drop caches", "echo 3 > /proc/sys/vm/drop_caches: the OS page cache loses every clean page", (*Env).cmdDropCaches},
+		// Example: replay zipf.oracleGeneral format=oraclegeneral relation=trace
+		{"replay", "replay FILE format=oraclegeneral|csv [relation=NAME]", "replay a block-access trace (libCacheSim oracleGeneral, or CSV lines relation,block[,op]): ReadBuffer + ReleaseBuffer per access; prints requests, hits, misses, evictions", (*Env).cmdReplay},
 		// Example: sleep 1s
 		{"sleep", "sleep DURATION", "let simulated time pass (background processes run)", (*Env).cmdSleep},
 		// Example: mark before
@@ -453,7 +458,7 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 // (0xFFFFFFFE), so a relation has at most 2^32 − 1 blocks (32TB). The
 // simulator's: 134,217,728 pages (1TB) a relation, whose per-page state
 // (the buffer mapping entry, the page LSN, hint/visibility flags and free
-// space: ~19 bytes a page) then takes ~2.5GB.
+// space: 16 bytes a page) then takes ~2.1GB.
 const (
 	pgMaxRelBlocks  = 1<<32 - 1
 	simMaxRelBlocks = 1 << 27
@@ -466,7 +471,7 @@ func relSizeLimit(rows int64, tuplesPerPage int) error {
 	case rows < 0 || pages > pgMaxRelBlocks:
 		return fmt.Errorf("%d rows need more than PostgreSQL's %d blocks a relation (32TB: block numbers end at 0xFFFFFFFE)", rows, int64(pgMaxRelBlocks))
 	case pages > simMaxRelBlocks:
-		return fmt.Errorf("%d pages: beyond the simulator's limit of %d pages a relation (1TB; ~19 bytes of state a page)", pages, simMaxRelBlocks)
+		return fmt.Errorf("%d pages: beyond the simulator's limit of %d pages a relation (1TB; 16 bytes of state a page)", pages, simMaxRelBlocks)
 	}
 	return nil
 }

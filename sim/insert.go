@@ -30,6 +30,12 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 	}
 	c.indexSessionStart(rel)
 	rel.TargetBlock = pg.InvalidBlockNumber
+	// Room for the pages the rows will fill (up to 2 TB's worth at once), so
+	// that a large load does not reallocate its per-page state page by page.
+	tpp := int64(rel.Shape.TuplesPerPage())
+	want := int64(rel.NPages()) + min((n+tpp-1)/tpp, 1<<28)
+	rel.ReservePages(int(want))
+	c.pool.ReserveBlocks(rel.ID, int(want))
 	if n := rel.NPages(); n > 0 {
 		rel.TargetBlock = pg.BlockNumber(n - 1)
 	}

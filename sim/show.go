@@ -305,10 +305,12 @@ func (e *Env) showSettings() (Output, error) {
 		fmt.Fprintf(&b, "%s = %s\n", n, s.Format(n))
 		js[n] = s.Format(n)
 	}
-	// The machine below the server: not GUCs.
+	// The machine below the server, and the simulator's own switches: not GUCs.
 	b.WriteString("-- machine\n")
-	for _, n := range []string{"os_cache", "device", "read_ahead_kb"} {
-		fmt.Fprintf(&b, "%s = %s\n", n, s.Format(n))
+	for _, n := range s.Names() {
+		if Machine(n) {
+			fmt.Fprintf(&b, "%s = %s\n", n, s.Format(n))
+		}
 	}
 	fmt.Fprintf(&b, "device profile: %s\n", c.storage.Config().Device.Doc)
 	js["machine"] = machine

@@ -226,3 +226,26 @@ func TestTinyCacheConsistency(t *testing.T) {
 		}
 	}
 }
+
+// Queue depth: the NVMe profile serves 8 requests at once, each taking its
+// 72.3 µs access in parallel and its 3.4 µs transfer in turn. 8 random reads
+// issued together complete by 72.3 + 8 × 3.4 = 99.6 µs; 16 need a second
+// round: the 9th starts when the first unit frees at 75.7 µs, so the last
+// completes near 75.7 + 72.3 + 8 × 3.4 ≈ 175 µs — about twice, not 16 ×
+// 75.7 µs as one at a time.
+func TestDeviceQueueDepth(t *testing.T) {
+	last := func(n int) int64 {
+		s := newStorage(t, 0, "nvme", 0)
+		var done int64
+		for i := range n {
+			var r Reader
+			d, _ := s.Read(0, &r, 1, pg.BlockNumber(i*997), 1)
+			done = max(done, d)
+		}
+		return done
+	}
+	xfer := float64(pg.BLCKSZ) * 1e9 / 2.4e9
+	require.InDelta(t, 72_300+8*xfer, float64(last(8)), 10)
+	require.InDelta(t, 72_300+xfer+72_300+8*xfer, float64(last(16)), 0.02*175_000)
+	require.Less(t, float64(last(16)), 0.2*16*75_700)
+}

@@ -62,12 +62,12 @@ func (c *Control) getBufferObserved(r *Ring) (pg.Buffer, bool, error) {
 			return b, false, nil
 		}
 	}
-	states, n := c.states, uint64(c.n)
+	states, n := c.states, c.n
 	try := c.n
 	for {
-		v := c.nextVictim % n
-		c.nextVictim++
-		if v == n-1 {
+		v := c.nextVictim
+		if c.nextVictim++; c.nextVictim == n {
+			c.nextVictim = 0
 			c.CompletePasses++
 		}
 		b := pg.Buffer(v + 1)

@@ -139,7 +139,7 @@ type Control struct {
 	n      int
 	free   []pg.Buffer // free list as a stack: the last element is firstFreeBuffer
 
-	nextVictim uint64 // nextVictimBuffer (never wrapped: hand = nextVictim % n)
+	nextVictim int // nextVictimBuffer modulo NBuffers: the 0-based position of the hand
 	// CompletePasses counts the clock's full passes (StrategySyncStart).
 	CompletePasses uint64
 	// NumBufferAllocs counts allocations not served by a ring (bgwriter's buffers_alloc).
@@ -162,7 +162,7 @@ func NewControl(states []pg.BufState) *Control {
 }
 
 // Hand is the clock hand's position as a 1-based buffer number.
-func (c *Control) Hand() pg.Buffer { return pg.Buffer(c.nextVictim%uint64(c.n)) + 1 }
+func (c *Control) Hand() pg.Buffer { return pg.Buffer(c.nextVictim) + 1 }
 
 // FreeListLen is the number of buffers on the free list.
 func (c *Control) FreeListLen() int { return len(c.free) }
@@ -194,13 +194,13 @@ func (c *Control) GetBuffer(r *Ring) (pg.Buffer, bool, error) {
 			return b, false, nil
 		}
 	}
-	// Clock sweep (ClockSweepTick).
-	states, n := c.states, uint64(c.n)
+	// Clock sweep (ClockSweepTick), the hand wrapped by comparison rather than a division.
+	states, n := c.states, c.n
 	try := c.n
 	for {
-		v := c.nextVictim % n
-		c.nextVictim++
-		if v == n-1 {
+		v := c.nextVictim
+		if c.nextVictim++; c.nextVictim == n {
+			c.nextVictim = 0
 			c.CompletePasses++
 		}
 		b := pg.Buffer(v + 1)

@@ -3,9 +3,15 @@
 //
 //	pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn
 //	pgbufsim verify --pgbin DIR [--keep] [--format=json] FILE.scn
+//	pgbufsim replay [--format=json] TRACE format=oraclegeneral|csv [relation=NAME] [version=N] [GUC=value ...]
+//	pgbufsim gentrace kind=zipf|uniform|loop|scan-mix requests=N blocks=N [alpha=S] [seed=N] FILE
+//	pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--jobs N] FILE.scn
 //	pgbufsim plot FILE.scn -o out.svg|out.png
 //	pgbufsim animate FILE.scn -o out.html
 //	pgbufsim help [settings | devices]
+//
+// Before the command, --cpuprofile=DIR or --memprofile=DIR writes a CPU or
+// heap profile of the run to DIR/cpu.pprof or DIR/mem.pprof (one at a time).
 package main
 
 import (
@@ -16,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -38,6 +45,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
+	if args[0] != "-h" && args[0] != "--help" && strings.HasPrefix(args[0], "-") {
+		rest, stop, code := startProfile(args, stderr)
+		if stop == nil {
+			return code
+		}
+		defer stop()
+		if len(rest) == 0 {
+			usage(stderr)
+			return 2
+		}
+		args = rest
+	}
 	switch args[0] {
 	case "help", "-h", "--help":
 		help(stdout, args[1:])
@@ -52,6 +71,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return animateCmd(args[1:], stdout, stderr)
 	case "catalog-profile":
 		return catalogCmd(ctx, args[1:], stdout, stderr)
+	case "replay":
+		return replayCmd(args[1:], stdout, stderr)
+	case "gentrace":
+		return gentraceCmd(args[1:], stdout, stderr)
+	case "sweep":
+		return sweepCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "pgbufsim: unknown command %q\n", args[0])
 	usage(stderr)
@@ -61,9 +86,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn\n"+
 		"       pgbufsim verify --pgbin DIR [--keep] [--format=json] [--seed=N] FILE.scn\n"+
+		"       pgbufsim replay [--format=json] TRACE format=oraclegeneral|csv [relation=NAME] [version=N] [GUC=value ...]\n"+
+		"       pgbufsim gentrace kind=zipf|uniform|loop|scan-mix requests=N blocks=N [alpha=S] [scan_fraction=F] [scan_blocks=N] [seed=N] FILE\n"+
+		"       pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] FILE.scn\n"+
 		"       pgbufsim plot FILE.scn -o out.svg|out.png [--seed=N]\n"+
 		"       pgbufsim animate FILE.scn -o out.html [--seed=N]\n"+
-		"       pgbufsim help [settings | devices]")
+		"       pgbufsim help [settings | devices]\n"+
+		"Before the command: --cpuprofile=DIR or --memprofile=DIR (writes DIR/cpu.pprof or DIR/mem.pprof)")
 }
 
 func help(w io.Writer, args []string) {
@@ -117,7 +146,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pgbufsim: %v\n", err)
 		return 1
 	}
-	env := &sim.Env{Seed: *seed}
+	env := &sim.Env{Seed: *seed, Dir: filepath.Dir(path)}
 	var outs []string
 	var steps []map[string]any
 	status := 0

@@ -71,3 +71,85 @@ func TestVerifyBadPgbin(t *testing.T) {
 	require.Equal(t, 2, run(context.Background(), []string{"verify", p}, &out, &errb), "missing --pgbin")
 	require.Equal(t, 2, run(context.Background(), []string{"verify", "--pgbin", dir, "--format=xml", p}, &out, &errb))
 }
+
+// gentrace writes requests × 24 bytes of oracleGeneral; replay runs it on a
+// cluster built from the settings on its command line and prints the counts.
+func TestGentraceReplay(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "loop.oracleGeneral")
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"gentrace", "kind=loop", "requests=300", "blocks=20", tr}, &out, &errb), errb.String())
+	st, err := os.Stat(tr)
+	require.NoError(t, err)
+	require.EqualValues(t, 300*24, st.Size())
+	require.Equal(t, 0, run(context.Background(), []string{"replay", "--format=json", tr, "format=oraclegeneral", "shared_buffers=128kB"}, &out, &errb), errb.String())
+	var res map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &res))
+	// A loop over 20 blocks through 16 buffers: the clock always evicts the
+	// block needed next, so all 300 requests miss; the first 16 misses take
+	// free buffers, the other 284 evict.
+	require.EqualValues(t, 300, res["requests"])
+	require.EqualValues(t, 0, res["hits"])
+	require.EqualValues(t, 284, res["evictions"])
+
+	errb.Reset()
+	require.Equal(t, 1, run(context.Background(), []string{"replay", tr, "format=parquet"}, &out, &errb))
+	require.Contains(t, errb.String(), "format=parquet: unknown trace format (oraclegeneral or csv)")
+	errb.Reset()
+	require.Equal(t, 2, run(context.Background(), []string{"gentrace", "kind=zipf", "requests=10", "blocks=0", tr}, &out, &errb))
+	require.Contains(t, errb.String(), "blocks=0: must be between 1 and 2147483648")
+}
+
+// A sweep runs every point of the cross product in order: the same table
+// and CSV whether the points run one at a time or two at once; each row
+// carries its own settings (a 600-page table in 2,048 buffers, scanned after
+// a checkpoint: only with checksums does the scan write WAL).
+func TestSweep(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.scn")
+	require.NoError(t, os.WriteFile(p, []byte("cluster version=18 shared_buffers=16MB\ntable t pages=600 tuple_bytes=1832\ninsert t\ncheckpoint\nscan t\n"), 0o644))
+	var outs, csvs []string
+	for _, jobs := range []string{"1", "2"} {
+		var out, errb bytes.Buffer
+		c := filepath.Join(dir, "out"+jobs+".csv")
+		require.Equal(t, 0, run(context.Background(), []string{"sweep", "--jobs=" + jobs, "--csv=" + c, "--vary", "data_checksums=off,on", "--vary", "eic=1,64", p}, &out, &errb), errb.String())
+		b, err := os.ReadFile(c)
+		require.NoError(t, err)
+		outs, csvs = append(outs, out.String()), append(csvs, string(b))
+	}
+	require.Equal(t, outs[0], outs[1])
+	require.Equal(t, csvs[0], csvs[1])
+	lines := strings.Split(strings.TrimSpace(outs[0]), "\n")
+	require.Len(t, lines, 6, outs[0]) // the command, a header, 4 points
+	require.Contains(t, lines[0], "s.scn:5: scan t")
+	for i, want := range []string{"off  1", "off  64", "on   1", "on   64"} {
+		require.True(t, strings.HasPrefix(strings.Join(strings.Fields(lines[2+i])[:2], "  "), strings.Join(strings.Fields(want), "  ")), "row %d: %q", i, lines[2+i])
+	}
+	// With checksums on the scan hints 600 pages after the checkpoint: 600 images.
+	require.Contains(t, csvs[0], "on,64,5,scan t,wal_fpi,600\n")
+	require.Contains(t, csvs[0], "off,64,5,scan t,wal_fpi,0\n")
+
+	var out, errb bytes.Buffer
+	require.Equal(t, 2, run(context.Background(), []string{"sweep", "--vary", "no_such_guc=1,2", p}, &out, &errb))
+	require.Contains(t, errb.String(), "--vary no_such_guc=1: unrecognized configuration parameter")
+	errb.Reset()
+	require.Equal(t, 2, run(context.Background(), []string{"sweep", "--vary", "shared_buffers=16MB,8kB", p}, &out, &errb))
+	require.Contains(t, errb.String(), "--vary shared_buffers=8kB: below the minimum of 16 buffers (128kB)")
+}
+
+// --cpuprofile writes a profile of the command (github.com/pkg/profile
+// allows one profile per process, so this is the only test that starts one);
+// asking for both kinds is refused before anything runs.
+func TestProfileFlags(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.scn")
+	require.NoError(t, os.WriteFile(p, []byte("cluster version=18 shared_buffers=16MB\ntable t pages=600 tuple_bytes=1832\ninsert t\n"), 0o644))
+	var out, errb bytes.Buffer
+	require.Equal(t, 2, run(context.Background(), []string{"--cpuprofile", dir, "--memprofile", dir, "run", p}, &out, &errb))
+	require.Contains(t, errb.String(), "one profile at a time")
+	prof := filepath.Join(dir, "prof")
+	require.Equal(t, 0, run(context.Background(), []string{"--cpuprofile=" + prof, "run", p}, &out, &errb), errb.String())
+	st, err := os.Stat(filepath.Join(prof, "cpu.pprof"))
+	require.NoError(t, err)
+	require.NotZero(t, st.Size())
+}
