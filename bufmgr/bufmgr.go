@@ -105,8 +105,10 @@ type Pool struct {
 	// rings took victims since ForgetRings (lastRing: the latest, to skip the search).
 	rings    []*strategy.Ring
 	lastRing *strategy.Ring
-	// hintImages: the last XLOG_FPI_FOR_HINT of each page (crash.go).
-	hintImages map[pg.BufferTag]pg.LSN
+	// hintImages: the last XLOG_FPI_FOR_HINT of each page by RelID and
+	// block, kept only while TrackHintImages is on (crash.go).
+	hintImages      [][]pg.LSN
+	trackHintImages bool
 }
 
 // NewPool builds an empty pool whose buffers are all on the free list.

@@ -44,8 +44,10 @@ import (
 // pg_checksums reports; PostgreSQL's redo would stop with "invalid page in
 // block …" on the first record that touches it); without checksums nothing
 // notices. A torn version not newer than R differs from the disk only in
-// hint bits written without WAL (possible only without checksums and
-// wal_log_hints): harmless. The simulator keeps the tables' logical contents
+// hint bits: with checksums or wal_log_hints the first of them after R
+// logged an image (restored); without them nothing checks hint bits and the
+// next reader sets them again (harmless). A checksum that happens to match
+// a torn page (1 in 65,536) is not modelled. The simulator keeps the tables' logical contents
 // as the commands left them: only pages, WAL positions and caches crash.
 type crashState struct {
 	// down: crashed and not yet recovered.
@@ -87,9 +89,6 @@ func (c *Cluster) checkpointDone(redo pg.LSN, sizes []int) {
 		return
 	}
 	c.crash.redo, c.crash.sizes, c.crash.ok = redo, sizes, true
-	if _, fired := c.storage.Fired(); !fired {
-		c.pool.ForgetHintImages(redo)
-	}
 }
 
 // lastCheckpoint is the redo pointer and sizes recovery would start from now.
@@ -182,9 +181,13 @@ func (e *Env) crashAfterCommand(out *Output) {
 	if c == nil {
 		return
 	}
-	if !c.S.Bool("full_page_writes") {
+	fpw := c.S.Bool("full_page_writes")
+	if !fpw {
 		c.crash.fpwOffLSN = c.wal.InsertLSN()
 	}
+	// With full_page_writes=off a hint-bit image is the only one a page can
+	// have: the pool remembers them (8 bytes a page hinted).
+	c.pool.TrackHintImages(!fpw)
 	if _, fired := c.storage.Fired(); !fired || c.crash.down {
 		return
 	}
@@ -251,6 +254,7 @@ func (e *Env) cmdRecover(args []datadriven.CmdArg) (Output, error) {
 	c := e.C
 	cs := &c.crash
 	checksums := c.S.Bool("data_checksums")
+	hintsLogged := c.pool.XLogHintBitIsNeeded()
 	// full_page_writes was on over the whole replayed stretch.
 	fpwOn := c.S.Bool("full_page_writes") && cs.fpwOffLSN <= cs.fromRedo
 	rng := newPCG(c.seed*0x9E3779B97F4A7C15 + uint64(cs.count))
@@ -271,10 +275,14 @@ func (e *Env) cmdRecover(args []datadriven.CmdArg) (Output, error) {
 			whole++ // the new version made it whole
 		case int(w.Block) >= size:
 			rebuilt++
-		case fpwOn && w.LSN > cs.fromRedo, hint > cs.fromRedo && hint <= cs.walEnd:
-			images++
-		case w.LSN <= cs.fromRedo && !checksums:
+		case w.LSN <= cs.fromRedo && !hintsLogged:
 			hints++
+		case w.LSN <= cs.fromRedo:
+			// Logged before R, dirtied since only by hint bits: with
+			// checksums or wal_log_hints the first of those logged an image.
+			images++
+		case fpwOn, hint > cs.fromRedo && hint <= cs.walEnd:
+			images++
 		default:
 			cs.corrupt = append(cs.corrupt, fmt.Sprintf("%s/%d", c.relName(w.File), w.Block))
 		}
