@@ -122,6 +122,10 @@ type Pool struct {
 	// rings took victims since ForgetRings (lastRing: the latest, to skip the search).
 	rings    []*strategy.Ring
 	lastRing *strategy.Ring
+	// hintImages: the last XLOG_FPI_FOR_HINT of each page by RelID and
+	// block, kept only while TrackHintImages is on (crash.go).
+	hintImages      [][]pg.LSN
+	trackHintImages bool
 
 	// repl is the what-if replacement policy (nil: the clock sweep), told of
 	// every access, load and eviction; maxUsage caps PinBuffer's usage bump.
@@ -422,7 +426,7 @@ func (p *Pool) flushBuffer(be *Backend, b pg.Buffer, ctx strategy.Kind) {
 		be.Now += p.cfg.Costs.ChecksumNs
 	}
 	be.Now += p.cfg.Costs.WritePageNs
-	p.cfg.Storage.Write(be.Now, p.tags[b].Rel, p.tags[b].Block) // mdwrite
+	p.cfg.Storage.WriteLSN(be.Now, p.tags[b].Rel, p.tags[b].Block, p.bufLSN(b)) // mdwrite
 	p.states[b] = s &^ (pg.FlagDirty | pg.FlagJustDirtied | pg.FlagCheckpointNeed)
 	p.Stats.Rel[be.Type][ctx][OpWrites]++
 	be.Buf.Written++
@@ -505,6 +509,7 @@ func (p *Pool) MarkBufferDirtyHint(be *Backend, b pg.Buffer, hole int) {
 				be.Now += ns
 			}
 			lsn, be.Now = p.wal.Insert(be.Now, &be.WAL, size, 1)
+			p.noteHintImage(p.tags[b], lsn)
 			if p.tracer != nil {
 				ev := p.event(EvFPIForHint, be, b)
 				ev.LSN, ev.Bytes = lsn, size

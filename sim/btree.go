@@ -512,7 +512,7 @@ func btSplitLen(nright int) int {
 // with a high key when not rightmost) replaces its block data.
 func (c *Cluster) btWAL(be *bufmgr.Backend, b pg.Buffer, size, blockData, items int, more ...pg.Buffer) {
 	nfpi := 0
-	if c.pool.BufferLSN(b) <= c.wal.RedoRecPtr() {
+	if c.needsImage(c.pool.BufferLSN(b)) {
 		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(b), 8152-btItemSize*items) - blockData
 		nfpi = 1
 	}

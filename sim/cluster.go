@@ -68,6 +68,8 @@ type Cluster struct {
 	pgClassUnhinted bool
 	// initFileStale: no session has rebuilt the relcache init file since the server started.
 	initFileStale bool
+	// crash is the power-loss and recovery state (crash.go).
+	crash crashState
 }
 
 type mark struct {

@@ -229,7 +229,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 				rel.SetFlags(blk, heap.PageHinted|heap.PageAllVisible|heap.PageAllFrozen)
 			}
 			c.pool.MarkBufferDirty(be, b)
-			image := !empty && c.pool.BufferLSN(b) <= c.wal.RedoRecPtr()
+			image := !empty && c.needsImage(c.pool.BufferLSN(b))
 			nfpi := 0
 			if image {
 				nfpi = 1
@@ -289,7 +289,7 @@ func (c *Cluster) logVisible(be *bufmgr.Backend, b, vmBuf pg.Buffer) {
 	size := wal.SizeOfXLogRecord + (wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber) +
 		(wal.SizeOfBlockHeader + wal.SizeOfBlockNumber) + wal.SizeOfShortMainDataHdr + 5
 	nfpi := 0
-	if c.pool.BufferLSN(vmBuf) <= c.wal.RedoRecPtr() {
+	if c.needsImage(c.pool.BufferLSN(vmBuf)) {
 		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vmBuf), 0)
 		nfpi = 1
 	}

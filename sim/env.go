@@ -92,8 +92,12 @@ func init() {
 		{"trace", "trace on [events=(free,hand,usage,victim,reuse,escape,reject,fpi,walflush,write)] [limit=N] | trace off", "print the buffer manager's steps, one line each, after each command's output", (*Env).cmdTrace},
 		// Example: plot composition usage wal
 		{"plot", "plot composition|usage|wal|fpi ... [title=T]", "a figure of these series over simulated time, drawn by pgbufsim plot FILE.scn -o out.svg|.png", (*Env).cmdPlot},
+		// Example: crash after=writes:100
+		{"crash", "crash [after=writes:N]", "power loss now, or as the N-th data page written to the device starts its write: unflushed WAL, shared buffers and the OS page cache lost, writes in flight torn", (*Env).cmdCrash},
+		// Example: recover
+		{"recover", "recover", "crash recovery: redo from the last checkpoint's redo pointer, torn pages restored from full-page images where the WAL has one", (*Env).cmdRecover},
 		// Example: show buffercache big hot
-		{"show", "show buffercache [TABLE ...] | show pool | show io [context=C] [since=MARK] | show wal [since=MARK] | show settings | show visibility TABLE | show replication since=MARK", "pg_buffercache, a map of every buffer (relation, usage, dirty, clock hand, ring), pg_stat_io, WAL, settings, pg_visibility_map_summary, where the WAL goes (replicas, archive, logical decoding, incremental backup)", (*Env).cmdShow},
+		{"show", "show buffercache [TABLE ...] | show pool | show io [context=C] [since=MARK] | show wal [since=MARK] | show settings | show visibility TABLE | show replication since=MARK | show corruption", "pg_buffercache, a map of every buffer (relation, usage, dirty, clock hand, ring), pg_stat_io, WAL, settings, pg_visibility_map_summary, where the WAL goes (replicas, archive, logical decoding, incremental backup)", (*Env).cmdShow},
 	}
 }
 
@@ -109,8 +113,12 @@ func (e *Env) Exec(cmd string, args []datadriven.CmdArg) (out Output, err error)
 					return Output{}, err
 				}
 			}
+			if err := e.crashGate(cmd, args); err != nil {
+				return Output{}, err
+			}
 			e.beforeCommand(cmd)
 			out, err = Commands[i].handler(e, args)
+			e.crashAfterCommand(&out)
 			e.afterCommand(cmd, args, &out, err)
 			if err == nil && e.C != nil && e.C.wal.Err() != nil {
 				return out, fmt.Errorf("%s: %w", cmd, e.C.wal.Err())
@@ -265,6 +273,7 @@ func (e *Env) cmdRestart(args []datadriven.CmdArg) (Output, error) {
 	c.pool.BufferSync(be, true)
 	be.Now = c.storage.SyncAll(be.Now)
 	be.Now = c.wal.ShutdownCheckpoint(be.Now, &be.WAL)
+	c.checkpointDone(c.wal.RedoRecPtr(), c.pool.RelSizes())
 	c.finish([]*participant{{be: be}})
 	c.foldWAL(be)
 	c.pool.Reset()

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
 )
 
@@ -40,7 +42,7 @@ func FuzzScenario(f *testing.F) {
 			}
 			// A few pages of tiny tuples are many rows: keep each input quick.
 			if st.Cmd == "table" && err == nil && len(st.Args) > 0 {
-				if r, ok := env.C.byName[st.Args[0].Key]; ok && r.Declared > 200_000 {
+				if r, ok := env.C.byName[st.Args[0].Key]; ok && r.Declared > 50_000 {
 					return
 				}
 			}
@@ -48,16 +50,22 @@ func FuzzScenario(f *testing.F) {
 	})
 }
 
+// tooBig keeps each fuzz input quick: sizes and repeats above these bounds
+// stop the input there (the bounds still allow rings, the quarter cliff
+// and evictions on the small pools).
 func tooBig(args []datadriven.CmdArg) bool {
+	limits := map[string]int64{"rows": 50_000, "pages": 5_000, "to": 50_000, "repeat": 4, "requests": 50_000}
 	for _, a := range args {
 		for _, v := range a.Vals {
-			if len(v) > 5 && (a.Key == "rows" || a.Key == "pages" || a.Key == "shared_buffers" || a.Key == "to" || a.Key == "repeat") {
-				return true
+			if lim, ok := limits[a.Key]; ok {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil || n > lim {
+					return true
+				}
 			}
-		}
-		if a.Key == "shared_buffers" {
-			for _, v := range a.Vals {
-				if strings.HasSuffix(v, "GB") || strings.HasSuffix(v, "TB") {
+			if a.Key == "shared_buffers" {
+				n, err := pg.ParseSize(v, pg.UnitBlocks)
+				if err != nil || n > 16384 { // 128MB
 					return true
 				}
 			}

@@ -75,7 +75,7 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 			rel.TargetBlock = blk
 			first = true
 		}
-		image := !first && c.pool.PageLSN(rel.ID, blk) <= c.wal.RedoRecPtr()
+		image := !first && c.needsImage(c.pool.PageLSN(rel.ID, blk))
 		rel.AddTuple(blk, false)
 		c.pool.MarkBufferDirty(be, b)
 		nfpi := 0

@@ -16,7 +16,7 @@ import (
 func TestLessons(t *testing.T) {
 	files, err := filepath.Glob("../examples/lessons/*.scn")
 	require.NoError(t, err)
-	require.Len(t, files, 5)
+	require.Len(t, files, 6)
 	for _, p := range files {
 		src, err := os.ReadFile(p)
 		require.NoError(t, err)

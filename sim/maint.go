@@ -19,9 +19,11 @@ func (c *Cluster) checkpoint() (*StmtResult, error) {
 	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
 	lsn0 := c.wal.InsertLSN()
 	be.Now = c.wal.Checkpoint(be.Now, &be.WAL, c.S.Version)
+	redo, sizes := c.wal.RedoRecPtr(), c.pool.RelSizes()
 	written := c.pool.BufferSync(be, false)
 	be.Now = c.storage.SyncAll(be.Now) // ProcessSyncRequests: fsync the files written since the last checkpoint
 	be.Now = c.wal.FinishCheckpoint(be.Now, &be.WAL)
+	c.checkpointDone(redo, sizes)
 	c.finish([]*participant{{be: be}})
 	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
 	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; WAL %d bytes", written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-lsn0))
@@ -193,7 +195,7 @@ func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
 	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber +
 		wal.SizeOfShortMainDataHdr + 2 // xl_heap_inplace: offnum
 	nfpi := 0
-	if c.pool.BufferLSN(b) <= c.wal.RedoRecPtr() {
+	if c.needsImage(c.pool.BufferLSN(b)) {
 		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - pgClassPageHole
 		nfpi = 1
 	} else {
@@ -231,7 +233,7 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 		// plan for all tuples; the heap page is registered REGBUF_STANDARD, so a page
 		// last logged before the redo pointer goes in as an image (full_page_writes).
 		c.pool.MarkBufferDirty(be, b)
-		image := c.pool.BufferLSN(b) <= c.wal.RedoRecPtr()
+		image := c.needsImage(c.pool.BufferLSN(b))
 		nfpi := 0
 		if image {
 			nfpi = 1
@@ -244,7 +246,7 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 	// registering it (an image when the VM page was last logged before the redo pointer).
 	c.pool.MarkBufferDirty(be, b)
 	c.pool.MarkBufferDirty(be, vmBuf)
-	vmImage := c.pool.BufferLSN(vmBuf) <= c.wal.RedoRecPtr()
+	vmImage := c.needsImage(c.pool.BufferLSN(vmBuf))
 	size := wal.SizeOfXLogRecord + (wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber) +
 		(wal.SizeOfBlockHeader + wal.SizeOfBlockNumber) + wal.SizeOfShortMainDataHdr + 5
 	nfpi := 0

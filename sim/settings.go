@@ -58,7 +58,7 @@ var gucs = []gucDef{
 			return "off"
 		}, doc: "initdb -k / --no-data-checksums (on by default from 18)"},
 	{name: "wal_log_hints", kind: kindBool, restart: true, modelled: true, def: fixed("off"), doc: "WAL-log hint bits like checksums do"},
-	{name: "full_page_writes", kind: kindBool, modelled: false, def: fixed("on"), doc: "always on in the model"},
+	{name: "full_page_writes", kind: kindBool, modelled: true, def: fixed("on"), doc: "off: normal WAL records carry no page image (hint-bit images stay); a page torn by a crash cannot be repaired"},
 	{name: "effective_io_concurrency", kind: kindInt, min: 0, max: 1000, modelled: true,
 		def: func(v pg.Version) string {
 			if v >= 18 {

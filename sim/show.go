@@ -28,6 +28,8 @@ func (e *Env) cmdShow(args []datadriven.CmdArg) (Output, error) {
 		return e.showSettings()
 	case "replication":
 		return e.showReplication(rest)
+	case "corruption":
+		return e.showCorruption(rest)
 	case "visibility":
 		r, _, err := e.oneTable("show visibility", rest)
 		if err != nil {

@@ -106,6 +106,9 @@ type deviceQueue struct {
 	nextIO   int64 // the earliest start the IOPS cap allows
 	head     int64 // byte offset after the last request (disks)
 	headFree int64 // when the head got there
+	// lastStart is when the last request submitted started being served
+	// (the crash model's moment a write begins reaching the medium).
+	lastStart int64
 	// Requests and bytes served, for reports.
 	Reads, Writes         int64
 	ReadBytes, WriteBytes int64
@@ -126,6 +129,7 @@ func (q *deviceQueue) submit(now, off, n int64, write bool) int64 {
 		}
 	}
 	start := max(now, q.units[u], q.nextIO)
+	q.lastStart = start
 	if q.d.IOPS > 0 {
 		ios := int64(1)
 		if q.d.MaxIOBytes > 0 {

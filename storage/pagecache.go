@@ -65,7 +65,8 @@ type page struct {
 	prev, next int32
 	list       uint8
 	flags      uint8
-	readyAt    int64 // when its read completes (the page is locked until then)
+	readyAt    int64  // when its read completes (the page is locked until then)
+	lsn        uint64 // the page version last written into it (its pd_lsn), for the crash model
 }
 
 func newPageCache(capacity int) *pageCache {

@@ -70,6 +70,7 @@ type Storage struct {
 	dev   *deviceQueue
 	run   []int32 // scratch for readPages
 	Stats Stats
+	crash crashLog // device writes in flight, for Crash (crash.go)
 }
 
 // New builds the storage of a machine.
@@ -217,11 +218,18 @@ func (s *Storage) Preload(file pg.RelID, nblocks int) {
 // Write is a pwrite of one block into the page cache (the page becomes dirty;
 // the device sees it at write-back). It returns at once.
 func (s *Storage) Write(now int64, file pg.RelID, blk pg.BlockNumber) {
+	s.WriteLSN(now, file, blk, 0)
+}
+
+// WriteLSN is Write of a page whose pd_lsn is lsn: the version the crash
+// model says reached the device when the page is written back.
+func (s *Storage) WriteLSN(now int64, file pg.RelID, blk pg.BlockNumber, lsn pg.LSN) {
 	if s.flat {
 		return
 	}
 	f, b := int32(file), uint32(blk)
 	if s.cache.capacity == 0 {
+		s.crash.direct = uint64(lsn)
 		s.submitRun(now, f, b, 1, true)
 		return
 	}
@@ -231,6 +239,7 @@ func (s *Storage) Write(now int64, file pg.RelID, blk pg.BlockNumber) {
 	}
 	s.cache.markAccessed(p)
 	s.cache.setDirty(p)
+	s.cache.nodes[p].lsn = uint64(lsn)
 	s.reclaim(now)
 }
 
@@ -345,7 +354,11 @@ func (s *Storage) submitRun(now int64, f int32, blk uint32, n int, write bool) i
 	done := now
 	for n > 0 {
 		k := min(n, per)
-		done = max(done, s.dev.submit(now, offset(f, blk), int64(k)*pg.BLCKSZ, write))
+		d := s.dev.submit(now, offset(f, blk), int64(k)*pg.BLCKSZ, write)
+		if write {
+			s.logWrites(now, f, blk, k, s.dev.lastStart, d)
+		}
+		done = max(done, d)
 		blk += uint32(k)
 		n -= k
 	}

@@ -1,0 +1,63 @@
+package storage
+
+import (
+	"testing"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/stretchr/testify/require"
+)
+
+// twoWrites is a disk (one arm) whose page cache holds two dirty pages of
+// two files, versions 100 and 200, fsynced at time 0: two requests, the
+// second starting as the first completes.
+func twoWrites(t *testing.T, armed int64, onFire func(int64)) (*Storage, int64) {
+	s, err := New(Config{CacheBlocks: 64, Device: Devices["hdd"], ReadAheadKB: DefaultReadAheadKB})
+	require.NoError(t, err)
+	s.WriteLSN(0, 1, 0, 100)
+	s.WriteLSN(0, 2, 0, 200)
+	if armed > 0 {
+		s.ArmCrash(armed, onFire)
+	}
+	return s, s.SyncAll(0)
+}
+
+func TestCrashTornWrites(t *testing.T) {
+	s, done := twoWrites(t, 0, nil)
+	first := s.crash.writes[0]
+	require.Equal(t, int64(0), first.Start)
+	second := s.crash.writes[1]
+	require.Equal(t, first.Done, second.Start, "one arm: the second request starts as the first completes")
+	require.Equal(t, done, second.Done)
+
+	// At time 0 only the first write is in flight.
+	torn := s.Crash(0)
+	require.Equal(t, []PageWrite{{File: 1, Block: 0, LSN: 100, Start: 0, Done: first.Done}}, torn)
+	require.False(t, s.IsCached(1, 0), "the page cache is lost")
+	require.Zero(t, s.DirtyPages())
+
+	// As the second starts, the first has completed (durable): the second is torn.
+	s, _ = twoWrites(t, 0, nil)
+	torn = s.Crash(first.Done)
+	require.Len(t, torn, 1)
+	require.Equal(t, pg.RelID(2), torn[0].File)
+	require.Equal(t, pg.LSN(200), torn[0].LSN)
+
+	// After both completed nothing is torn.
+	s, _ = twoWrites(t, 0, nil)
+	require.Empty(t, s.Crash(done))
+}
+
+func TestCrashArmed(t *testing.T) {
+	var at int64 = -1
+	s, _ := twoWrites(t, 2, func(t int64) { at = t })
+	first := s.crash.writes[0]
+	fired, ok := s.Fired()
+	require.True(t, ok)
+	require.Equal(t, first.Done, fired, "the 2nd page write starts as the 1st completes")
+	require.Equal(t, fired, at)
+	torn := s.Crash(fired)
+	require.Len(t, torn, 1)
+	require.Equal(t, pg.RelID(2), torn[0].File)
+	_, ok = s.Fired()
+	require.False(t, ok, "nothing armed after the crash")
+}

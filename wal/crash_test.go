@@ -1,0 +1,33 @@
+package wal
+
+import (
+	"testing"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/stretchr/testify/require"
+)
+
+// recPtrToBytePos inverts both conversions (XLogRecPtrToBytePos), across
+// page and segment boundaries.
+func TestRecPtrToBytePos(t *testing.T) {
+	for _, p := range []uint64{usableBytesInSeg, usableBytesInSeg + 1, usableBytesInSeg + pg.XLogBlcksz - SizeOfLongPHD,
+		usableBytesInSeg + pg.XLogBlcksz - SizeOfLongPHD + 1, 2*usableBytesInSeg - 1, 2 * usableBytesInSeg, 3*usableBytesInSeg + 12345} {
+		require.Equal(t, p, recPtrToBytePos(bytePosToRecPtr(p)), "start %d", p)
+		require.Equal(t, p, recPtrToBytePos(bytePosToEndRecPtr(p)), "end %d", p)
+	}
+}
+
+// Recovered drops what was inserted after the flushed end.
+func TestRecovered(t *testing.T) {
+	w, err := New(Config{WalBuffers: 512})
+	require.NoError(t, err)
+	var u Usage
+	end, now := w.Insert(0, &u, 100, 0)
+	now = w.Flush(now, &u, end)
+	w.Insert(now, &u, 5000, 0)
+	require.Greater(t, w.InsertLSN(), end)
+	w.Recovered(w.FlushLSN())
+	require.Equal(t, end, w.FlushLSN())
+	require.Equal(t, end, w.InsertLSN())
+	require.Equal(t, InitialRedo(), w.RedoRecPtr())
+}
