@@ -199,3 +199,18 @@ func TestNoFreeList(t *testing.T) {
 		require.NoError(t, p.CheckInvariants([]*Backend{be}, nil))
 	}
 }
+
+// With freelist=off the policies hand out never-used buffers themselves, in
+// buffer order, as PostgreSQL 19's clock does at start-up: 16 reads take
+// buffers 1..16, the 17th evicts the least recent page (block 0, buffer 1)
+// under LRU and T1's least recent (the same) under 2Q.
+func TestPoliciesWithoutFreeList(t *testing.T) {
+	for _, repl := range []string{"lru", "2q"} {
+		p, be := newVariantPool(t, Config{NBuffers: 16, Replacement: repl, NoFreeList: true})
+		for blk := 0; blk < 16; blk++ {
+			require.Equal(t, pg.Buffer(blk+1), access(t, p, be, blk), repl)
+		}
+		require.Equal(t, pg.Buffer(1), access(t, p, be, 16), repl)
+		require.NoError(t, p.CheckInvariants([]*Backend{be}, nil))
+	}
+}

@@ -43,6 +43,15 @@ func (l *bufLists) remove(b pg.Buffer) {
 	l.size[li]--
 }
 
+// fill puts buffers 1..n on list li in buffer order, 1 at the LRU end: the
+// never-used buffers a policy hands out first (with freelist=off nothing
+// else would).
+func (l *bufLists) fill(li int) {
+	for b := pg.Buffer(1); int(b) < len(l.on); b++ {
+		l.pushMRU(li, b)
+	}
+}
+
 // pushMRU puts b at the MRU end of list li (taking it off its list first).
 func (l *bufLists) pushMRU(li int, b pg.Buffer) {
 	l.remove(b)

@@ -7,15 +7,20 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // list kept in LRU order, BufferReplacementPolicy of 7.x). Usage counts are
 // still kept in the state words (PinBuffer) but play no part.
 //
-// Buffers whose page was dropped or evicted without reuse (Forget) go to the
-// LRU end, so they are reused first, like the clock finds them at usage 0.
+// Buffers never used, and those whose page was dropped or evicted without
+// reuse (Forget), are at the LRU end, so they are reused first, like the
+// clock finds them at usage 0.
 type LRU struct {
 	l bufLists
 }
 
 const lruList = 0
 
-func newLRU(nbuffers int) *LRU { return &LRU{l: newBufLists(nbuffers, 1)} }
+func newLRU(nbuffers int) *LRU {
+	p := &LRU{l: newBufLists(nbuffers, 1)}
+	p.l.fill(lruList)
+	return p
+}
 
 // Access moves b to the MRU end.
 func (p *LRU) Access(b pg.Buffer) { p.l.pushMRU(lruList, b) }

@@ -47,8 +47,10 @@ const (
 
 func newTwoQ(nbuffers int) *TwoQ {
 	kout := max(1, nbuffers/2)
-	return &TwoQ{l: newBufLists(nbuffers, twoQLists), kin: max(1, nbuffers/4),
+	q := &TwoQ{l: newBufLists(nbuffers, twoQLists), kin: max(1, nbuffers/4),
 		ghost: make(map[pg.BufferTag]uint64, kout+1), ghostFIFO: make([]ghostEntry, kout), ghostSlots: kout}
+	q.l.fill(twoQFree) // never-used buffers, handed out 1, 2, 3, …
+	return q
 }
 
 // Access promotes a page seen again to T2's MRU end.
