@@ -2,9 +2,12 @@ package sim
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/stretchr/testify/require"
 )
 
@@ -53,4 +56,40 @@ func TestWhatIfRingFloodRejectFlush(t *testing.T) {
 	b = whatIf(t, "ring-flood-reject-flush", "reject=flush", "reject=pg")
 	require.Equal(t, 0, b["hot"])
 	require.Greater(t, b["big"], 16000)
+}
+
+// Every shipped example runs under each replacement policy, without the free
+// list and with reject=flush, with the pool's invariants checked after every
+// command (one buffer per page, refcounts equal to pins, ring slots inside
+// the pool).
+func TestWhatIfExamplesKeepInvariants(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every example four times")
+	}
+	files, err := filepath.Glob("../examples/*.scn")
+	require.NoError(t, err)
+	lessons, err := filepath.Glob("../examples/lessons/*.scn")
+	require.NoError(t, err)
+	for _, path := range append(files, lessons...) {
+		src, err := os.ReadFile(path)
+		require.NoError(t, err)
+		for _, variant := range []string{"replacement=lru freelist=off", "replacement=2q reject=flush", "usage_max=1 ring=8"} {
+			t.Run(filepath.Base(path)+"/"+variant, func(t *testing.T) {
+				f, err := scenario.Parse(path, string(src))
+				require.NoError(t, err)
+				env := &Env{Seed: 1, CheckInvariants: true, Dir: filepath.Dir(path)}
+				for _, st := range f.Steps {
+					args := st.Args
+					if st.Cmd == "cluster" {
+						for _, kv := range strings.Fields(variant) {
+							k, v, _ := strings.Cut(kv, "=")
+							args = append(args, datadriven.CmdArg{Key: k, Vals: []string{v}})
+						}
+					}
+					_, err := env.Exec(st.Cmd, args)
+					require.NoError(t, err, "%s:%d: %s", path, st.Line, st.Text)
+				}
+			})
+		}
+	}
 }
