@@ -175,13 +175,13 @@ func (s *Storage) Read(now int64, r *Reader, file pg.RelID, blk pg.BlockNumber, 
 		} else {
 			s.Stats.CacheHits++
 		}
-		pg := &s.cache.nodes[p]
-		if pg.flags&flagReadahead != 0 {
-			pg.flags &^= flagReadahead
+		pc := &s.cache.nodes[p]
+		if pc.flags&flagReadahead != 0 {
+			pc.flags &^= flagReadahead
 			s.asyncReadahead(now, ra, f, b, int64(end-b))
-			pg = &s.cache.nodes[p]
+			pc = &s.cache.nodes[p]
 		}
-		ready = max(ready, pg.readyAt)
+		ready = max(ready, pc.readyAt)
 		s.cache.markAccessed(p)
 	}
 	s.Stats.CacheMisses += int64(missed)
@@ -299,7 +299,7 @@ func (s *Storage) DropCaches(now int64) int {
 	for list := range s.cache.lists {
 		for p := s.cache.lists[list].tail; p != 0; {
 			prev := s.cache.nodes[p].prev
-			if pg := s.cache.nodes[p]; pg.flags&flagDirty == 0 && pg.readyAt <= now {
+			if pc := s.cache.nodes[p]; pc.flags&flagDirty == 0 && pc.readyAt <= now {
 				s.cache.remove(p)
 				dropped++
 			}
@@ -337,9 +337,9 @@ func (s *Storage) reclaim(now int64) {
 		if p == 0 {
 			return
 		}
-		pg := s.cache.nodes[p]
-		if pg.flags&flagDirty != 0 {
-			s.submitRun(now, pg.file, pg.blk, 1, true)
+		pc := s.cache.nodes[p]
+		if pc.flags&flagDirty != 0 {
+			s.submitRun(now, pc.file, pc.blk, 1, true)
 			s.Stats.WrittenBack++
 		}
 		s.cache.remove(p)
