@@ -67,7 +67,14 @@ func newBtree(name string, rel *heap.Relation, id pg.RelID) *btreeIndex {
 		return ix // the metapage alone; the first insert makes the root
 	}
 	n := int((ix.keys + btLeafKeys - 1) / btLeafKeys)
-	right := int(ix.keys) - (n-1)*btLeafKeys
+	ix.addLevels(n, int(ix.keys)-(n-1)*btLeafKeys)
+	return ix
+}
+
+// addLevels numbers n leaves after the pages so far, then each level above
+// (btInnerDownlinks downlinks a page) up to the root. right is the items on
+// the rightmost leaf; each level records its rightmost page's count.
+func (ix *btreeIndex) addLevels(n, right int) {
 	for {
 		lv := make([]pg.BlockNumber, n)
 		for i := range lv {
@@ -77,13 +84,12 @@ func newBtree(name string, rel *heap.Relation, id pg.RelID) *btreeIndex {
 		ix.levels = append(ix.levels, lv)
 		ix.right = append(ix.right, right)
 		if n == 1 {
-			break
+			return
 		}
 		above := (n + btInnerDownlinks - 1) / btInnerDownlinks
 		right = n - (above-1)*btInnerDownlinks
 		n = above
 	}
-	return ix
 }
 
 // pages is the index size: the metapage and every level.

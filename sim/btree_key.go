@@ -90,24 +90,7 @@ func newKeyBtree(name string, rel *heap.Relation, id pg.RelID, column string, di
 		}
 	}
 	kl.leafBytes = append(kl.leafBytes, used)
-	n := len(kl.leafStart)
-	right := n
-	for {
-		lv := make([]pg.BlockNumber, n)
-		for i := range lv {
-			lv[i] = pg.BlockNumber(ix.blocks)
-			ix.blocks++
-		}
-		ix.levels = append(ix.levels, lv)
-		ix.right = append(ix.right, right)
-		if n == 1 {
-			break
-		}
-		above := (n + btInnerDownlinks - 1) / btInnerDownlinks
-		right = n - (above-1)*btInnerDownlinks
-		n = above
-	}
-	ix.right[0] = 0 // leaves: holes come from leafBytes
+	ix.addLevels(len(kl.leafStart), 0) // leaves: their holes come from leafBytes
 	return ix
 }
 
