@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -48,29 +47,13 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
-	src, err := os.ReadFile(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "pgbufsim compare: %v\n", err)
-		return 1
-	}
-	f, err := scenario.Parse(path, string(src))
-	if err != nil {
-		fmt.Fprintf(stderr, "pgbufsim compare: %v\n", err)
-		return 1
-	}
-	if err := checkVaries(f, varies); err != nil {
-		fmt.Fprintf(stderr, "pgbufsim compare: %v\n", err)
-		return 2
+	f, status := readVaried("compare", path, varies, stderr)
+	if f == nil {
+		return status
 	}
 	points := crossProduct(varies)
 	runPoints(points, f, varies, *seed, filepath.Dir(path), *jobs, stderr, endFigures)
-	status := 0
-	for i, p := range points {
-		if p.err != nil {
-			fmt.Fprintf(stderr, "pgbufsim compare: variant %d (%s): %v\n", i+1, pointName(varies, p), p.err)
-			status = 1
-		}
-	}
+	status = pointErrors("compare", "variant", varies, points, stderr)
 	writeCompareTable(stdout, f, varies, points)
 	return status
 }

@@ -87,30 +87,13 @@ func sweepCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
-	src, err := os.ReadFile(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "pgbufsim sweep: %v\n", err)
-		return 1
-	}
-	f, err := scenario.Parse(path, string(src))
-	if err != nil {
-		fmt.Fprintf(stderr, "pgbufsim sweep: %v\n", err)
-		return 1
-	}
-	if err := checkVaries(f, varies); err != nil {
-		fmt.Fprintf(stderr, "pgbufsim sweep: %v\n", err)
-		return 2
+	f, status := readVaried("sweep", path, varies, stderr)
+	if f == nil {
+		return status
 	}
 	points := crossProduct(varies)
 	runPoints(points, f, varies, *seed, filepath.Dir(path), *jobs, stderr, nil)
-
-	status := 0
-	for i, p := range points {
-		if p.err != nil {
-			fmt.Fprintf(stderr, "pgbufsim sweep: point %d (%s): %v\n", i+1, pointName(varies, p), p.err)
-			status = 1
-		}
-	}
+	status = pointErrors("sweep", "point", varies, points, stderr)
 	step, err := tableStep(f, points, *stepLine)
 	if err != nil {
 		fmt.Fprintf(stderr, "pgbufsim sweep: %v\n", err)
@@ -489,4 +472,37 @@ func newProgress(w io.Writer, n int) *progressbar.ProgressBar {
 	}
 	return progressbar.NewOptions(n, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription("sweep"),
 		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+}
+
+// readVaried reads and parses the scenario a sweep or compare varies, and
+// checks every --vary against it; on failure it returns nil and the exit
+// status (1: the file, 2: a --vary).
+func readVaried(cmd, path string, varies varyFlags, stderr io.Writer) (*scenario.File, int) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim %s: %v\n", cmd, err)
+		return nil, 1
+	}
+	f, err := scenario.Parse(path, string(src))
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim %s: %v\n", cmd, err)
+		return nil, 1
+	}
+	if err := checkVaries(f, varies); err != nil {
+		fmt.Fprintf(stderr, "pgbufsim %s: %v\n", cmd, err)
+		return nil, 2
+	}
+	return f, 0
+}
+
+// pointErrors reports each point that failed; the status is 1 if any did.
+func pointErrors(cmd, what string, varies varyFlags, points []*sweepPoint, stderr io.Writer) int {
+	status := 0
+	for i, p := range points {
+		if p.err != nil {
+			fmt.Fprintf(stderr, "pgbufsim %s: %s %d (%s): %v\n", cmd, what, i+1, pointName(varies, p), p.err)
+			status = 1
+		}
+	}
+	return status
 }
