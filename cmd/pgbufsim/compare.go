@@ -158,24 +158,5 @@ func writeCompareTable(w io.Writer, f *scenario.File, varies []vary, points []*s
 		rows = append(rows, row)
 	}
 	fmt.Fprintf(w, "%s: at the end (buffers per relation, then the cluster's totals)\n", f.Name)
-	width := make([]int, len(header))
-	for _, r := range rows {
-		for i, c := range r {
-			width[i] = max(width[i], len(c))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			if i < len(varies) {
-				fmt.Fprintf(&b, "%-*s", width[i], c)
-			} else {
-				fmt.Fprintf(&b, "%*s", width[i], c)
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
+	writeColumns(w, rows, len(varies))
 }

@@ -406,26 +406,7 @@ func writeSweepTable(w io.Writer, f *scenario.File, varies []vary, points []*swe
 		rows = append(rows, row)
 	}
 	fmt.Fprintf(w, "%s:%d: %s\n", f.Name, f.Steps[step].Line, f.Steps[step].Text)
-	width := make([]int, len(header))
-	for _, r := range rows {
-		for i, c := range r {
-			width[i] = max(width[i], len(c))
-		}
-	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			if i < len(varies) {
-				fmt.Fprintf(&b, "%-*s", width[i], c)
-			} else {
-				fmt.Fprintf(&b, "%*s", width[i], c)
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
+	writeColumns(w, rows, len(varies))
 	if len(keys) == 0 && len(points) > 1 {
 		fmt.Fprintln(w, "(every figure of this command is the same at every point)")
 	}
@@ -505,4 +486,32 @@ func pointErrors(cmd, what string, varies varyFlags, points []*sweepPoint, stder
 		}
 	}
 	return status
+}
+
+// writeColumns prints rows as aligned columns two spaces apart: the first
+// left columns (the varied settings) left-aligned, the figures right-aligned.
+func writeColumns(w io.Writer, rows [][]string, left int) {
+	var width []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], len(c))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if i < left {
+				fmt.Fprintf(&b, "%-*s", width[i], c)
+			} else {
+				fmt.Fprintf(&b, "%*s", width[i], c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
 }
