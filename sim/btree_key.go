@@ -258,13 +258,7 @@ func (c *Cluster) indexScanKey(ix *btreeIndex, from, to, rows, pages int64, sort
 	if sorted {
 		res.Extra = append(res.Extra, fmt.Sprintf("Heap Blocks: exact=%d", len(visits)))
 	}
-	c.finish([]*participant{{be: be}})
-	if res.WAL.Records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
-		c.wakeWalWriter(c.now)
-	}
-	res.TimeNs = c.now - start
-	c.foldWAL(be)
-	return res, nil
+	return c.endIndexScan(be, res, start), nil
 }
 
 // heapFetch is heapam_index_fetch_tuple for each entry in index order: a new
