@@ -28,8 +28,15 @@ type Backend struct {
 	// Files is the process's open data files (their readahead state).
 	Files storage.Reader
 
-	pins privateRefs
+	// small is PrivateRefCountArray: the first few buffers pinned, found by
+	// a short scan; pins is the overflow table (PrivateRefCountHash).
+	small  [privateRefsArray]pinEntry
+	nsmall int
+	pins   privateRefs
 }
+
+// privateRefsArray is REFCOUNT_ARRAY_ENTRIES (bufmgr.c).
+const privateRefsArray = 8
 
 type pinEntry struct {
 	b pg.Buffer
@@ -70,7 +77,22 @@ func (p *privateRefs) resize(size int) {
 
 // addPrivate records one more pin of b; it reports whether the backend already held b.
 func (be *Backend) addPrivate(b pg.Buffer) bool {
-	p := &be.pins
+	for i := 0; i < be.nsmall; i++ {
+		if be.small[i].b == b {
+			be.small[i].n++
+			return true
+		}
+	}
+	if be.pins.n == 0 && be.nsmall < privateRefsArray {
+		be.small[be.nsmall] = pinEntry{b, 1}
+		be.nsmall++
+		return false
+	}
+	return be.pins.add(b)
+}
+
+// add is addPrivate's overflow table.
+func (p *privateRefs) add(b pg.Buffer) bool {
 	if p.slots == nil {
 		p.resize(16)
 	}
@@ -102,7 +124,23 @@ func (be *Backend) addPrivate(b pg.Buffer) bool {
 
 // dropPrivate releases one pin of b; it reports whether that was the backend's last pin of b.
 func (be *Backend) dropPrivate(b pg.Buffer) bool {
-	p := &be.pins
+	for i := 0; i < be.nsmall; i++ {
+		if be.small[i].b != b {
+			continue
+		}
+		if be.small[i].n--; be.small[i].n > 0 {
+			return false
+		}
+		be.nsmall--
+		be.small[i] = be.small[be.nsmall]
+		be.small[be.nsmall] = pinEntry{}
+		return true
+	}
+	return be.pins.drop(b)
+}
+
+// drop is dropPrivate's overflow table.
+func (p *privateRefs) drop(b pg.Buffer) bool {
 	if p.n > 0 {
 		mask := len(p.slots) - 1
 		for i := p.home(b); p.slots[i].b != pg.InvalidBuffer; i = (i + 1) & mask {
@@ -130,6 +168,9 @@ func (be *Backend) dropPrivate(b pg.Buffer) bool {
 
 // forEachPin calls fn for every buffer the backend pins, in no particular order.
 func (be *Backend) forEachPin(fn func(b pg.Buffer)) {
+	for _, e := range be.small[:be.nsmall] {
+		fn(e.b)
+	}
 	for _, e := range be.pins.slots {
 		if e.b != pg.InvalidBuffer {
 			fn(e.b)
@@ -141,7 +182,7 @@ func (be *Backend) forEachPin(fn func(b pg.Buffer)) {
 func NewBackend(t BackendType, now int64) *Backend { return &Backend{Type: t, Now: now} }
 
 // PinCount is how many distinct buffers this backend pins.
-func (be *Backend) PinCount() int { return be.pins.n }
+func (be *Backend) PinCount() int { return be.nsmall + be.pins.n }
 
 func joinErrs(errs []error) error {
 	if len(errs) == 0 {

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pgbufsim/pgbufsim/pg"
 )
@@ -286,6 +287,11 @@ func (s *Storage) Sync(now int64, file pg.RelID) int64 {
 // requests), returning when all writes are done.
 func (s *Storage) SyncAll(now int64) int64 {
 	done := now
+	n := 0
+	for _, d := range s.cache.dirty {
+		n += int(d)
+	}
+	s.crash.writes = slices.Grow(s.crash.writes, n) // the write log takes the batch in one allocation
 	for f := range s.cache.dirty {
 		done = max(done, s.Sync(now, pg.RelID(f)))
 	}
