@@ -96,7 +96,7 @@ func NewFlat() *Storage {
 // Config is the machine's description.
 func (s *Storage) Config() Config { return s.cfg }
 
-// Device returns the device's counters.
+// DeviceStats returns the device's request and byte counters.
 func (s *Storage) DeviceStats() (reads, writes, readBytes, writeBytes int64) {
 	return s.dev.Reads, s.dev.Writes, s.dev.ReadBytes, s.dev.WriteBytes
 }
