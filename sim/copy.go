@@ -280,10 +280,13 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 	return res, nil
 }
 
-// logVisible is visibilitymap_set with no record yet (heap_multi_insert's
-// all-frozen pages, 15–18): the VM buffer dirtied and XLOG_HEAP2_VISIBLE
+// logVisible is visibilitymap_set logging XLOG_HEAP2_VISIBLE (log_heap_visible)
+// after the heap page's own record, if any (heap_multi_insert's all-frozen
+// pages in 15–18, VACUUM's first pass): the VM buffer dirtied and the record
 // registering it (an image when the VM page was last logged before the redo
-// pointer) and the heap page (no image: it was just logged).
+// pointer) and the heap page, whose image the model never takes (with
+// checksums log_heap_visible would register one for a heap page last
+// logged before the redo pointer: not modelled).
 func (c *Cluster) logVisible(be *bufmgr.Backend, b, vmBuf pg.Buffer) {
 	c.pool.MarkBufferDirty(be, vmBuf)
 	size := wal.SizeOfXLogRecord + (wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber) +

@@ -245,21 +245,7 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 	// PageSetAllVisible + visibilitymap_set → the VM buffer dirtied, XLOG_HEAP2_VISIBLE
 	// registering it (an image when the VM page was last logged before the redo pointer).
 	c.pool.MarkBufferDirty(be, b)
-	c.pool.MarkBufferDirty(be, vmBuf)
-	vmImage := c.needsImage(c.pool.BufferLSN(vmBuf))
-	size := wal.SizeOfXLogRecord + (wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber) +
-		(wal.SizeOfBlockHeader + wal.SizeOfBlockNumber) + wal.SizeOfShortMainDataHdr + 5
-	nfpi := 0
-	if vmImage {
-		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vmBuf), 0)
-		nfpi = 1
-	}
-	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
-	be.Now = now
-	c.pool.SetPageLSN(vmBuf, lsn)
-	if c.pool.XLogHintBitIsNeeded() {
-		c.pool.SetPageLSN(b, lsn)
-	}
+	c.logVisible(be, b, vmBuf)
 	rel.SetFlags(blk, heap.PageAllVisible)
 	if doFreeze {
 		rel.SetFlags(blk, heap.PageAllFrozen)
