@@ -1,6 +1,9 @@
 package storage
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // pageCache is the kernel's page cache for data files, with Linux's two LRU
 // lists for file pages (mm/swap.c, mm/vmscan.c):
@@ -152,6 +155,11 @@ func (c *pageCache) insert(f int32, blk uint32, readyAt int64) int32 {
 		n = c.free[k-1]
 		c.free = c.free[:k-1]
 	} else {
+		if len(c.nodes) == cap(c.nodes) {
+			// Double: append grows large slices by ~1.25×, copying the
+			// array several times over while a load fills the cache.
+			c.nodes = slices.Grow(c.nodes, max(len(c.nodes), 1024))
+		}
 		c.nodes = append(c.nodes, page{})
 		n = int32(len(c.nodes) - 1)
 	}
