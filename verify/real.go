@@ -1,10 +1,14 @@
 package verify
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -30,6 +34,8 @@ type runner struct {
 	walCompression string            // wal_compression in force
 	notices        []string          // the notices sessions received (VERBOSE reports)
 	clusterSeen    bool
+	planDir        string // Options.PlanDir
+	settingsSaved  bool
 }
 
 // action runs one step on the server and adds its rows to the report.
@@ -539,6 +545,11 @@ func (r *runner) explain(ctx context.Context, st *step, sql string, after func(*
 	if err != nil {
 		return err
 	}
+	if r.planDir != "" {
+		if err := r.savePlan(ctx, st, raw); err != nil {
+			return err
+		}
+	}
 	return r.compareExplain(st, raw)
 }
 
@@ -711,6 +722,11 @@ func (r *runner) actIndexScan(ctx context.Context, st *step) error {
 	})
 	if err != nil {
 		return err
+	}
+	if r.planDir != "" {
+		if err := r.savePlan(ctx, st, raw); err != nil {
+			return err
+		}
 	}
 	return r.compareExplain(st, raw)
 }
@@ -886,4 +902,67 @@ func (r *runner) actBuffercache(ctx context.Context, st *step) error {
 		r.rep.add(st, "(unused)", simInt(m, "unused"), unused, bt)
 	}
 	return nil
+}
+
+// savePlan keeps a plan, the buffer cache after it and (once) the settings
+// for diagnose's corpus (Options.PlanDir).
+func (r *runner) savePlan(ctx context.Context, st *step, raw []byte) error {
+	base := strings.TrimSuffix(filepath.Base(r.name), filepath.Ext(r.name))
+	stem := filepath.Join(r.planDir, fmt.Sprintf("%s-L%d-%s", base, st.line, st.cmd))
+	if err := os.MkdirAll(r.planDir, 0o755); err != nil {
+		return err
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, raw, "", "  "); err != nil {
+		return err
+	}
+	pretty.WriteByte('\n')
+	if err := os.WriteFile(stem+".json", pretty.Bytes(), 0o644); err != nil {
+		return err
+	}
+	csvOf := func(path, sql string) error {
+		return r.session(ctx, func(conn *pgx.Conn) error {
+			rows, err := conn.Query(ctx, sql)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			var b bytes.Buffer
+			w := csv.NewWriter(&b)
+			var head []string
+			for _, fd := range rows.FieldDescriptions() {
+				head = append(head, fd.Name)
+			}
+			w.Write(head)
+			for rows.Next() {
+				vals, err := rows.Values()
+				if err != nil {
+					return err
+				}
+				rec := make([]string, len(vals))
+				for i, v := range vals {
+					switch x := v.(type) {
+					case nil:
+					case bool:
+						rec[i] = map[bool]string{true: "t", false: "f"}[x]
+					default:
+						rec[i] = fmt.Sprint(x)
+					}
+				}
+				w.Write(rec)
+			}
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			w.Flush()
+			return os.WriteFile(path, b.Bytes(), 0o644)
+		})
+	}
+	if !r.settingsSaved {
+		if err := csvOf(filepath.Join(r.planDir, base+"-settings.csv"), sqlSettingsExport); err != nil {
+			return err
+		}
+		r.settingsSaved = true
+	}
+	return csvOf(stem+".buffercache.csv", sqlBuffercacheExport)
 }

@@ -44,6 +44,9 @@ const (
 	// only when the scenario has indexes (so the catalog profile's query is unchanged otherwise)
 	sqlUserIndexes = "SELECT relname::text, pg_relation_filenode(oid) FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'i'"
 	sqlBuffers     = "SELECT relfilenode, reldatabase, relforknumber, isdirty, usagecount FROM pg_buffercache"
+	// diagnose's corpus (Options.PlanDir): settings, and the cache with relation names
+	sqlSettingsExport    = "SELECT name, setting, unit FROM pg_settings ORDER BY name"
+	sqlBuffercacheExport = "SELECT b.bufferid, b.relfilenode, c.relname, b.relforknumber, b.relblocknumber, b.isdirty, b.usagecount FROM pg_buffercache b LEFT JOIN pg_class c ON c.relfilenode = b.relfilenode AND b.reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY b.bufferid"
 )
 
 // sqlCheckpointWritten is the checkpointer's count of buffers written.

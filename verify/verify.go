@@ -20,6 +20,11 @@ type Options struct {
 	Keep     bool      // keep the stopped cluster's directory
 	Seed     uint64    // the simulator's PRNG seed
 	Progress io.Writer // a line per command as it runs on the server; nil for none
+	// PlanDir, when set, keeps what the server said for `pgbufsim diagnose`:
+	// each EXPLAIN (ANALYZE, BUFFERS, WAL, FORMAT JSON) as NAME-LLINE-CMD.json,
+	// pg_buffercache right after it (in a session of its own) as
+	// NAME-LLINE-CMD.buffercache.csv, and pg_settings as NAME-settings.csv.
+	PlanDir string
 }
 
 // step is one command as both sides run it: the scenario line, possibly
@@ -83,7 +88,7 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 	}
 	rep.NBuffers = env.C.S.NBuffers()
 
-	r := &runner{srv: srv, env: env, name: name, rep: rep, progress: o.Progress,
+	r := &runner{srv: srv, env: env, name: name, rep: rep, progress: o.Progress, planDir: o.PlanDir,
 		tables: map[string]*table{}, marks: map[string]realMark{}, rejected: map[string]bool{}, indexes: map[string]string{}}
 	acts := make([]action, len(steps))
 	for i := range steps {

@@ -80,6 +80,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return sweepCmd(args[1:], stdout, stderr)
 	case "compare":
 		return compareCmd(args[1:], stdout, stderr)
+	case "diagnose":
+		return diagnoseCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "pgbufsim: unknown command %q\n", args[0])
 	usage(stderr)
@@ -88,11 +90,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn\n"+
-		"       pgbufsim verify --pgbin DIR [--keep] [--format=json] [--seed=N] FILE.scn\n"+
+		"       pgbufsim verify --pgbin DIR [--keep] [--format=json] [--seed=N] [--save-plans DIR] FILE.scn\n"+
 		"       pgbufsim replay [--format=json] TRACE format=oraclegeneral|csv [relation=NAME] [version=N] [GUC=value ...]\n"+
 		"       pgbufsim gentrace kind=zipf|uniform|loop|scan-mix requests=N blocks=N [alpha=S] [scan_fraction=F] [scan_blocks=N] [seed=N] FILE\n"+
 		"       pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] FILE.scn\n"+
 		"       pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N]\n"+
+		"       pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]\n"+
 		"       pgbufsim plot FILE.scn -o out.svg|out.png [--seed=N]\n"+
 		"       pgbufsim animate FILE.scn -o out.html [--seed=N]\n"+
 		"       pgbufsim help [settings | devices]\n"+
@@ -209,6 +212,7 @@ func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	format := fs.String("format", "text", "output format: text or json")
 	seed := fs.Uint64("seed", 1, "PRNG seed")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	planDir := fs.String("save-plans", "", "keep each EXPLAIN (JSON), pg_buffercache after it (CSV) and pg_settings (CSV) in this directory, for pgbufsim diagnose")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -226,7 +230,7 @@ func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "pgbufsim: %v\n", err)
 		return 1
 	}
-	o := verify.Options{PGBin: *pgbin, Keep: *keep, Seed: *seed}
+	o := verify.Options{PGBin: *pgbin, Keep: *keep, Seed: *seed, PlanDir: *planDir}
 	if !*quiet {
 		o.Progress = stderr
 	}
