@@ -221,7 +221,9 @@ func (s *simulator) check(fd *Finding) error {
 		}}
 	early := variant{"read_before_checkpoint", "read the table once in the load job, before the next checkpoint (the hint bits then need no images)", false,
 		func(r recipe) (recipe, bool) { r.readBeforeCkpt = true; return r, true },
-		func(_, o *outcome) string { return "that first read wrote " + mb(getInt(o.fix, "wal_bytes")) + " of WAL" }}
+		func(_, o *outcome) string {
+			return "that first read wrote " + mb(getInt(o.fix, "wal_bytes")) + " of WAL"
+		}}
 	upgrade := variant{"upgrade_18", "upgrade to PostgreSQL 18", false,
 		func(r recipe) (recipe, bool) {
 			if r.version >= 18 {

@@ -14,7 +14,7 @@ import (
 // (InstrAccumParallelQuery).
 type Counters struct {
 	SharedHit, SharedRead, SharedDirtied, SharedWritten int64
-	WALRecords, WALFPI, WALBytes, WALBuffersFull       int64
+	WALRecords, WALFPI, WALBytes, WALBuffersFull        int64
 	// ReadMs and WriteMs are the shared-buffer I/O timings (track_io_timing):
 	// "I/O Read Time" in 13–16, "Shared I/O Read Time" from 17.
 	ReadMs, WriteMs float64
@@ -33,8 +33,8 @@ type Node struct {
 	ActualRows    float64 // per loop, as EXPLAIN prints it
 	// RemovedByFilter is "Rows Removed by Filter", per loop like ActualRows.
 	RemovedByFilter float64
-	Loops         float64
-	TotalMs       float64
+	Loops           float64
+	TotalMs         float64
 	// WorkersPlanned and WorkersLaunched are a Gather's.
 	WorkersPlanned, WorkersLaunched int
 	Counters

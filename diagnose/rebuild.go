@@ -36,10 +36,10 @@ type recipe struct {
 	otherTables int
 	otherPages  int64
 	// the read: a count(*) scan, or an index scan of idxRows rows on idxPages heap pages.
-	index              bool
-	idxRows, idxPages  int64
-	idxDistinct        int64
-	repeat             int // the read run again (a warm second run)
+	index             bool
+	idxRows, idxPages int64
+	idxDistinct       int64
+	repeat            int // the read run again (a warm second run)
 }
 
 func (r recipe) set(name, value string) recipe {
