@@ -17,7 +17,7 @@ type simulator struct {
 	rebuilt []string
 	// rebuiltWithOthers: the comparison is of a baseline with other data in the pool.
 	rebuiltWithOthers bool
-	written           map[string]bool
+	baseRecipe        *recipe
 }
 
 // carried are the settings taken from the user's server into the rebuilt
@@ -49,6 +49,14 @@ func sizeKB(blocks int64) string {
 // when the read's images show one, the table out of shared buffers when the
 // plan read it, then the read.
 func (s *simulator) base() recipe {
+	if s.baseRecipe == nil {
+		r := s.buildBase()
+		s.baseRecipe = &r
+	}
+	return *s.baseRecipe
+}
+
+func (s *simulator) buildBase() recipe {
 	f := s.f
 	m := f.main
 	r := recipe{version: f.version, load: "insert", checkpoint: true}
@@ -128,7 +136,7 @@ func (s *simulator) base() recipe {
 		r.idxPages = max(1, m.Touched()-3) // root, internal, leaf
 		r.idxRows = max(r.idxPages, m.RowsRead())
 		r.idxDistinct = max(1, r.pages*int64(r.shape.TuplesPerPage())/r.idxRows)
-		f.note("%s is rebuilt as an index scan of %d rows on %d heap pages drawn at random (its heap pages: the pages it touched less three index pages)", m.Label(), r.idxRows, r.idxPages)
+		f.note("%s is rebuilt as an index scan of %s rows on %s heap pages drawn at random (its heap pages: the pages it touched less three index pages)", m.Label(), n(r.idxRows), n(r.idxPages))
 	}
 	return r
 }
@@ -152,9 +160,6 @@ func (s *simulator) run(name string, r recipe) (*outcome, string, error) {
 	key := r.text()
 	path := ""
 	if s.f.in.Dir != "" {
-		if s.written == nil {
-			s.written = map[string]bool{}
-		}
 		var err error
 		if path, err = writeScenario(s.f.in.Dir, name, r); err != nil {
 			return nil, "", err

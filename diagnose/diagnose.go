@@ -161,7 +161,7 @@ func gather(in *Input) *facts {
 			f.pages = max(1, f.main.Touched())
 		default:
 			f.pages = max(2*int64(f.nbuffers), 10*f.main.Touched())
-			f.note("%s: the table's size is not in the plan; rebuilt with %d pages (twice shared_buffers or ten times the pages the scan touched)", f.main.Label(), f.pages)
+			f.note("%s: the table's size is not in the plan; rebuilt with %s pages (twice shared_buffers or ten times the pages the scan touched)", f.main.Label(), n(f.pages))
 		}
 	}
 	return f

@@ -260,26 +260,42 @@ func writeScenario(dir, name string, r recipe) (string, error) {
 // hole as close to hole as the page layout allows (hole < 0: unknown): the
 // MAXALIGNed tuple length and the fillfactor, searched over every length and
 // fillfactor heap.Shape accepts. A full-page image's size depends on the
-// hole, so the simulated WAL of the read follows the user's pages.
+// hole, so when the plan's images give it, a shape within a tenth of the
+// rows per page that matches the hole better wins (real rows vary in length;
+// uniform ones cannot match both).
 func fitShape(tpp int, hole int) heap.Shape {
-	best, bestK, bestH := heap.Shape{TupleLen: 64, Fillfactor: 100}, math.MaxInt, math.MaxInt
+	type score struct{ outside, first, second int }
+	less := func(a, b score) bool {
+		if a.outside != b.outside {
+			return a.outside < b.outside
+		}
+		if a.first != b.first {
+			return a.first < b.first
+		}
+		return a.second < b.second
+	}
+	best, bestScore := heap.Shape{TupleLen: 64, Fillfactor: 100}, score{2, math.MaxInt, math.MaxInt}
+	window := tpp / 10
 	for ff := 100; ff >= 10; ff-- {
 		for tl := 32; tl <= 8160; tl += 8 {
 			s := heap.Shape{TupleLen: tl, Fillfactor: ff}
-			n := s.TuplesPerPage()
-			if n < tpp {
+			k := s.TuplesPerPage()
+			if k < tpp-window {
 				break // longer tuples fit fewer
 			}
-			dk := n - tpp
-			dh := 0
+			dk, dh := abs(k-tpp), 0
 			if hole >= 0 {
-				dh = abs(s.Hole(n) - hole)
+				dh = abs(s.Hole(k) - hole)
 			}
-			if dk < bestK || (dk == bestK && dh < bestH) {
-				best, bestK, bestH = s, dk, dh
+			sc := score{1, dk, dh}
+			if dk <= window {
+				sc = score{0, dh, dk}
+			}
+			if less(sc, bestScore) {
+				best, bestScore = s, sc
 			}
 		}
-		if hole < 0 && bestK == 0 {
+		if hole < 0 && bestScore.outside == 0 && bestScore.second == 0 {
 			break // fillfactor 100 gives it; no hole to match
 		}
 	}
