@@ -203,9 +203,9 @@ func TestRingFloodRebuilt(t *testing.T) {
 
 func TestFitShape(t *testing.T) {
 	for _, c := range []struct{ tpp, hole, tlen, ff, gotK, gotHole int }{
-		{4, 824, 1832, 100, 4, 824}, // seed 000's rows, exactly
-		{64, 104, 120, 100, 65, 108}, // see TestSeed001
-		{96, 104, 80, 99, 96, 104},   // 96 × 84 = 8,064 = 8,168 − 104; fillfactor 99 stops at 96
+		{4, 824, 1832, 100, 4, 824},           // seed 000's rows, exactly
+		{64, 104, 120, 100, 65, 108},          // see TestSeed001
+		{96, 104, 80, 99, 96, 104},            // 96 × 84 = 8,064 = 8,168 − 104; fillfactor 99 stops at 96
 		{40, -1, 200, 100, 40, 8168 - 40*204}, // no hole to match: the longest 40-a-page tuple
 	} {
 		s := fitShape(c.tpp, c.hole)
