@@ -107,7 +107,11 @@ func (s *simulator) buildBase() recipe {
 		tpp = int(math.Round(float64(m.RowsRead()) / float64(f.pages)))
 	}
 	hole := -1
-	if c := f.tot; hintFPIs(f) && c.WALFPI == c.WALRecords && onOff(f.settings["wal_compression"]) != "on" && (f.settings["wal_compression"] == "" || f.settings["wal_compression"] == "off") {
+	uncompressed := f.settings["wal_compression"] == "" || onOff(f.settings["wal_compression"]) == "off"
+	switch c := f.tot; {
+	case c.WALFPI > 0 && c.WALFPIBytes > 0 && uncompressed:
+		hole = int(pg.BLCKSZ - c.WALFPIBytes/c.WALFPI) // 19: the images' own bytes
+	case hintFPIs(f) && c.WALFPI == c.WALRecords && uncompressed:
 		if h := 8241 - c.WALBytes/c.WALFPI; h >= 0 && h < pg.BLCKSZ {
 			hole = int(h)
 		}

@@ -306,8 +306,11 @@ func ruleHintBitFPI(f *facts) *Finding {
 		fmt.Sprintf("%s bytes per image on average: an 8 kB page without its hole (8,241 − hole bytes for an XLOG_FPI_FOR_HINT record)", n(t.WALBytes/max(1, t.WALFPI))),
 		why,
 	}
+	if t.WALFPIBytes > 0 {
+		ev = append(ev, fmt.Sprintf("WAL FPI Bytes=%s: %s bytes an image, a %s-byte hole left out", n(t.WALFPIBytes), n(t.WALFPIBytes/t.WALFPI), n(pg.BLCKSZ-t.WALFPIBytes/t.WALFPI)))
+	}
 	if f.main != nil && f.main.WALFPI > 0 {
-		ev = append(ev, fmt.Sprintf("%s wrote %s of the images", f.main.Label(), n(f.main.WALFPI)))
+		ev = append(ev, fmt.Sprintf("%s wrote %s of the images%s", f.main.Label(), n(f.main.WALFPI), perWorker(f.main, func(c Counters) int64 { return c.WALFPI })))
 	}
 	return &Finding{
 		Kind: KindHintBitFPI, Severity: "warning",
@@ -385,7 +388,7 @@ func ruleRingAbandoned(f *facts) *Finding {
 	}
 	ev := []string{
 		fmt.Sprintf("%s: %s pages > shared_buffers/4 = %s buffers, so it read through a BAS_BULKREAD ring (initscan)", m.Label(), n(f.pages), n(int64(f.nbuffers/4))),
-		fmt.Sprintf("it read %s pages from outside shared buffers and dirtied %s, logging %s full-page images: each image makes the page's LSN newer than the WAL flushed so far", n(m.SharedRead), n(m.SharedDirtied), n(m.WALFPI)),
+		fmt.Sprintf("it read %s pages from outside shared buffers%s and dirtied %s, logging %s full-page images: each image makes the page's LSN newer than the WAL flushed so far", n(m.SharedRead), perWorker(m, func(c Counters) int64 { return c.SharedRead }), n(m.SharedDirtied), n(m.WALFPI)),
 		fmt.Sprintf("Shared Written Blocks=%s: the scan wrote dirty buffers itself", n(m.SharedWritten)),
 	}
 	if bc := f.in.Buffercache; bc != nil {
@@ -481,12 +484,27 @@ func ruleParallelRings(f *facts) *Finding {
 			"With pages dirtied by the scan, the rings multiply the writes and, when they are rejected, the buffers taken from the pool.",
 		Evidence: []string{
 			fmt.Sprintf("Workers Launched=%d (+ the leader) on %s pages > shared_buffers/4", f.participant-1, n(f.pages)),
-			fmt.Sprintf("Shared Dirtied Blocks=%s, Shared Written Blocks=%s", n(m.SharedDirtied), n(m.SharedWritten)),
+			fmt.Sprintf("Shared Dirtied Blocks=%s, Shared Written Blocks=%s%s", n(m.SharedDirtied), n(m.SharedWritten), perWorker(m, func(c Counters) int64 { return c.SharedWritten })),
 		},
 		Figure: "buffers the table holds after the read",
 	}
 }
 
 func f64(v float64) *float64 { return &v }
+
+// perWorker splits a parallel node's figure between the leader and its
+// workers when EXPLAIN VERBOSE listed them: " (leader 100, worker 0: 90, …)".
+func perWorker(nd *Node, get func(Counters) int64) string {
+	if len(nd.Workers) == 0 {
+		return ""
+	}
+	leader := get(nd.Counters)
+	var parts []string
+	for i, w := range nd.Workers {
+		leader -= get(w)
+		parts = append(parts, fmt.Sprintf("worker %d: %s", i, n(get(w))))
+	}
+	return fmt.Sprintf(" (leader %s, %s)", n(leader), strings.Join(parts, ", "))
+}
 
 var _ = math.Abs

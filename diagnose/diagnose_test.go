@@ -79,6 +79,8 @@ func TestCorpus(t *testing.T) {
 		{pg15("cks-off-L8-scan"), []string{KindHintBitDirty, KindParallelRings}, "first read, checksums off"},
 		// The second read: hinted pages, through the rings, nothing dirtied.
 		{pg15("cks-off-L9-scan"), nil, "clean parallel seq scan, cold"},
+		// EXPLAIN VERBOSE of the same first read, with the workers' own figures.
+		{[3]string{"testdata/pg15/verbose-parallel-scan.json", "testdata/pg15/verbose-settings.csv", ""}, []string{KindHintBitFPI, KindRingAbandoned}, "VERBOSE parallel plan"},
 		// PostgreSQL 18: the seed-000 ring flood (EXPLAIN prints WAL Buffers Full from 18).
 		{pg18("s1_cks-on_ckpt_r1", "big_scan"), []string{KindHintBitFPI, KindRingAbandoned, KindWALBuffersFull}, "the ring flood"},
 		{pg18("s1_cks-off-wlh_ckpt_r1", "big_scan"), []string{KindHintBitFPI, KindRingAbandoned, KindWALBuffersFull}, "wal_log_hints instead of checksums"},
@@ -302,4 +304,33 @@ func TestVersionFromFields(t *testing.T) {
 	require.Equal(t, 17, r.Version)
 	require.Contains(t, strings.Join(r.Assumptions, "\n"), "assumed 17")
 	require.Contains(t, strings.Join(r.Assumptions, "\n"), "shared_buffers: assumed 128MB")
+}
+
+// TestWorkersAndFPIBytes: EXPLAIN VERBOSE's per-worker figures split the
+// evidence between the leader and the workers (the node's totals include
+// the workers': leader = 6,000 − 1,864 − 1,958 = 2,178); PostgreSQL 19's
+// "WAL FPI Bytes" gives the hole directly: 8,192 − bytes per image.
+func TestWorkersAndFPIBytes(t *testing.T) {
+	in := load(t, "testdata/pg15/verbose-parallel-scan.json", "testdata/pg15/verbose-settings.csv", "")
+	in.NoSimulate = true
+	r, err := Diagnose(in)
+	require.NoError(t, err)
+	require.Equal(t, 15, r.Version) // server_version from pg_settings
+	ring := finding(t, r, KindRingAbandoned)
+	require.Contains(t, strings.Join(ring.Evidence, "\n"), "(leader 2,178, worker 0: 1,864, worker 1: 1,958)")
+
+	// The ring flood's plan as 19 would print it: 32,768 images of 8,192 − 824 bytes.
+	data, err := os.ReadFile("testdata/pg18/s1_cks-on_ckpt_r1_big_scan.json")
+	require.NoError(t, err)
+	src := strings.ReplaceAll(string(data), `"WAL Buffers Full"`, `"WAL FPI Bytes": 241434624, "WAL Buffers Full"`)
+	p, err := ParsePlan("p19.json", []byte(src))
+	require.NoError(t, err)
+	require.Equal(t, [2]int{19, 19}, [2]int{p.VersionLow, p.VersionHigh})
+	r, err = Diagnose(&Input{PlanFile: "p19.json", Plan: p, Seed: 1, Settings: map[string]string{"shared_buffers": "128MB", "data_checksums": "on"}})
+	require.NoError(t, err)
+	fpi := finding(t, r, KindHintBitFPI)
+	require.Contains(t, strings.Join(fpi.Evidence, "\n"), "WAL FPI Bytes=241,434,624: 7,368 bytes an image, a 824-byte hole left out")
+	// The hole the bytes give, 824, is the one 4 tuples of 1,832 bytes leave:
+	// the rebuilt read logs the plan's WAL bytes exactly (see TestRingFloodRebuilt).
+	require.Equal(t, 243040256.0, *fpi.Baseline)
 }

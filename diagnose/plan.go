@@ -15,6 +15,9 @@ import (
 type Counters struct {
 	SharedHit, SharedRead, SharedDirtied, SharedWritten int64
 	WALRecords, WALFPI, WALBytes, WALBuffersFull        int64
+	// WALFPIBytes is the images' own bytes ("WAL FPI Bytes", 19+: the sum of
+	// their lengths without the hole, XLogRecordAssemble's bimg.length).
+	WALFPIBytes int64
 	// ReadMs and WriteMs are the shared-buffer I/O timings (track_io_timing):
 	// "I/O Read Time" in 13–16, "Shared I/O Read Time" from 17.
 	ReadMs, WriteMs float64
@@ -38,6 +41,9 @@ type Node struct {
 	// WorkersPlanned and WorkersLaunched are a Gather's.
 	WorkersPlanned, WorkersLaunched int
 	Counters
+	// Workers are the parallel workers' own figures (EXPLAIN VERBOSE's
+	// "Workers" list); the node's Counters include them.
+	Workers  []Counters
 	Children []*Node
 }
 
@@ -207,22 +213,28 @@ func parseNode(p *Plan, m map[string]any) *Node {
 	}
 	n.ParallelAware, _ = m["Parallel Aware"].(bool)
 	n.WorkersPlanned, n.WorkersLaunched = int(num(m["Workers Planned"])), int(num(m["Workers Launched"]))
-	i := func(k string) int64 { return int64(num(m[k])) }
-	n.Counters = Counters{
-		SharedHit: i("Shared Hit Blocks"), SharedRead: i("Shared Read Blocks"),
-		SharedDirtied: i("Shared Dirtied Blocks"), SharedWritten: i("Shared Written Blocks"),
-		WALRecords: i("WAL Records"), WALFPI: i("WAL FPI"), WALBytes: i("WAL Bytes"), WALBuffersFull: i("WAL Buffers Full"),
+	n.Counters = counters(m)
+	if ws, ok := m["Workers"].([]any); ok {
+		for _, w := range ws {
+			if wm, ok := w.(map[string]any); ok {
+				if _, ok := wm["Shared Hit Blocks"]; ok {
+					n.Workers = append(n.Workers, counters(wm))
+				}
+			}
+		}
 	}
 	has := func(k string) bool { _, ok := m[k]; return ok }
+	if has("WAL FPI Bytes") {
+		atLeast := 19
+		p.VersionLow = max(p.VersionLow, atLeast)
+	}
 	atLeast := func(v int) { p.VersionLow = max(p.VersionLow, v) }
 	below := func(v int) { p.VersionHigh = min(p.VersionHigh, v-1) }
 	switch {
 	case has("Shared I/O Read Time"):
-		n.ReadMs, n.WriteMs = num(m["Shared I/O Read Time"]), num(m["Shared I/O Write Time"])
 		p.HasIOTiming = true
 		atLeast(17)
 	case has("I/O Read Time"):
-		n.ReadMs, n.WriteMs = num(m["I/O Read Time"]), num(m["I/O Write Time"])
 		p.HasIOTiming = true
 		below(17)
 	}
@@ -249,6 +261,24 @@ func parseNode(p *Plan, m map[string]any) *Node {
 		}
 	}
 	return n
+}
+
+// counters reads a node's (or a worker's) figures; I/O timings under their
+// 17+ names or the 13–16 ones.
+func counters(m map[string]any) Counters {
+	i := func(k string) int64 { return int64(num(m[k])) }
+	c := Counters{
+		SharedHit: i("Shared Hit Blocks"), SharedRead: i("Shared Read Blocks"),
+		SharedDirtied: i("Shared Dirtied Blocks"), SharedWritten: i("Shared Written Blocks"),
+		WALRecords: i("WAL Records"), WALFPI: i("WAL FPI"), WALBytes: i("WAL Bytes"), WALBuffersFull: i("WAL Buffers Full"),
+		WALFPIBytes: i("WAL FPI Bytes"),
+	}
+	if _, ok := m["Shared I/O Read Time"]; ok {
+		c.ReadMs, c.WriteMs = num(m["Shared I/O Read Time"]), num(m["Shared I/O Write Time"])
+	} else {
+		c.ReadMs, c.WriteMs = num(m["I/O Read Time"]), num(m["I/O Write Time"])
+	}
+	return c
 }
 
 // scans are the plan's table scans, largest (pages touched) first.
