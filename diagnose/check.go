@@ -275,7 +275,11 @@ func (s *simulator) check(fd *Finding) error {
 		if fd.Kind == KindRingAbandoned {
 			vs = []variant{vacuum, freeze, upgrade,
 				{"reject_flush", "a BULKREAD ring that flushes WAL and writes its dirty buffer instead of rejecting it (reject=flush: not in PostgreSQL)", true,
-					func(r recipe) (recipe, bool) { return r.set("reject", "flush"), true }, nil}}
+					func(r recipe) (recipe, bool) { return r.set("reject", "flush"), true }, nil},
+				// A bigger ring does not help: every buffer it comes back to is still
+				// dirty with an unflushed LSN, and still rejected.
+				{"bigger_ring", "a ring of 1,024 buffers (8MB) for every strategy (ring=1024: not a PostgreSQL setting for bulk reads)", true,
+					func(r recipe) (recipe, bool) { return r.set("ring", "1024"), true }, nil}}
 		} else {
 			vs = []variant{{"no_parallel", "max_parallel_workers_per_gather = 0 (one ring, one process)", false,
 				func(r recipe) (recipe, bool) { return r.set("max_parallel_workers_per_gather", "0"), true }, nil}}

@@ -199,7 +199,11 @@ func TestRingFloodRebuilt(t *testing.T) {
 		require.Less(t, *x.After, 400.0, name)
 		require.Contains(t, x.Note, "other data keeps 12,288 of 12,288 buffers", name)
 	}
-	require.True(t, ring.Fixes[len(ring.Fixes)-1].WhatIf, "the what-if design ranks last")
+	require.True(t, ring.Fixes[len(ring.Fixes)-1].WhatIf, "the what-if designs rank last")
+	// A ring of 1,024 buffers per participant still meets buffers whose LSN
+	// the WAL has not been flushed past and rejects them: it stays far above
+	// the rings kept by reject=flush.
+	require.Greater(t, *fix(t, ring, "bigger_ring").After, 4*3*1024.0)
 	require.NotEmpty(t, r.Rebuilt)
 }
 
@@ -333,4 +337,28 @@ func TestWorkersAndFPIBytes(t *testing.T) {
 	// The hole the bytes give, 824, is the one 4 tuples of 1,832 bytes leave:
 	// the rebuilt read logs the plan's WAL bytes exactly (see TestRingFloodRebuilt).
 	require.Equal(t, 243040256.0, *fpi.Baseline)
+}
+
+// TestPlanSettings: EXPLAIN (SETTINGS)'s list overrides the settings file —
+// those are the values the statement ran with — and reaches the rebuilt cluster.
+func TestPlanSettings(t *testing.T) {
+	data, err := os.ReadFile("testdata/pg18/s1_cks-on_ckpt_r1_hot_scan_1.json")
+	require.NoError(t, err)
+	src := strings.Replace(string(data), `"Triggers"`, `"Settings": {"wal_buffers": "64MB", "effective_io_concurrency": "32"}, "Triggers"`, 1)
+	p, err := ParsePlan("plan.json", []byte(src))
+	require.NoError(t, err)
+	b, err := os.ReadFile("testdata/pg18/s1_cks-on_ckpt_r1_settings.json")
+	require.NoError(t, err)
+	set, err := ParseSettings("settings.json", b)
+	require.NoError(t, err)
+	require.Equal(t, "4096kB", set["wal_buffers"]) // "512 8kB" in the file: 512 × 8 kB
+	dir := t.TempDir()
+	r, err := Diagnose(&Input{PlanFile: "plan.json", Plan: p, Settings: set, Seed: 1, Dir: dir})
+	require.NoError(t, err)
+	scn, err := os.ReadFile(finding(t, r, KindHintBitFPI).Scenario)
+	require.NoError(t, err)
+	require.Contains(t, string(scn), " wal_buffers=64MB effective_io_concurrency=32")
+	// 64MB is 8,192 pages: the fix proposes four times that.
+	wb := finding(t, r, KindWALBuffersFull)
+	require.Equal(t, "wal_buffers = 256MB (now 64MB)", fix(t, wb, "wal_buffers").Description)
 }
