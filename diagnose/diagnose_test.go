@@ -362,3 +362,15 @@ func TestPlanSettings(t *testing.T) {
 	wb := finding(t, r, KindWALBuffersFull)
 	require.Equal(t, "wal_buffers = 256MB (now 64MB)", fix(t, wb, "wal_buffers").Description)
 }
+
+// TestBuffercacheEvidence: the real PG15 cache right after the first read of
+// big (6,000 pages, checksums on, 2,048 buffers): 1,937 rows of
+// cks-on-L16-scan.buffercache.csv name big — the abandoned rings spread it
+// over 95% of the pool, where three rings would hold 96.
+func TestBuffercacheEvidence(t *testing.T) {
+	in := load(t, "testdata/pg15/cks-on-L16-scan.json", "testdata/pg15/cks-on-settings.csv", "testdata/pg15/cks-on-L16-scan.buffercache.csv")
+	in.NoSimulate = true
+	r, err := Diagnose(in)
+	require.NoError(t, err)
+	require.Contains(t, strings.Join(finding(t, r, KindRingAbandoned).Evidence, "\n"), "pg_buffercache: big holds 1,937 of 2,048 buffers (95% of the pool)")
+}
