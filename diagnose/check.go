@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -160,7 +161,20 @@ func (s *simulator) withOthers(r recipe, total int64) recipe {
 	return r
 }
 
-func (s *simulator) run(name string, r recipe) (*outcome, string, error) {
+// maxSimPages bounds the pages a rebuilt scenario may load here (32 GB):
+// the simulator loads ~60,000 pages a second, so bigger tables are written
+// out for the user to run, not run inside diagnose.
+const maxSimPages = 1 << 22
+
+// simError is a rebuilt scenario the simulator refused or could not run.
+type simError struct{ err error }
+
+func (e *simError) Error() string { return e.err.Error() }
+
+// run writes the recipe (when a directory is set) and, unless writeOnly,
+// simulates it. A write failure is returned as is; a simulation failure as
+// a *simError, which check reports on the finding instead of failing.
+func (s *simulator) run(name string, r recipe, writeOnly bool) (*outcome, string, error) {
 	key := r.text()
 	path := ""
 	if s.f.in.Dir != "" {
@@ -169,12 +183,15 @@ func (s *simulator) run(name string, r recipe) (*outcome, string, error) {
 			return nil, "", err
 		}
 	}
+	if writeOnly {
+		return nil, path, nil
+	}
 	if o, ok := s.cache[key]; ok {
 		return o, path, nil
 	}
 	o, err := simulate(r, s.f.in.Seed)
 	if err != nil {
-		return nil, "", fmt.Errorf("diagnose: simulating %s: %w", name, err)
+		return nil, path, &simError{fmt.Errorf("simulating %s: %w", name, err)}
 	}
 	s.cache[key] = o
 	return o, path, nil
@@ -312,23 +329,41 @@ func (s *simulator) check(fd *Finding) error {
 	default:
 		return nil
 	}
-	bo, path, err := s.run(fd.Kind, base)
-	if err != nil {
+	writeOnly := false
+	if total := base.pages + int64(base.otherTables)*base.otherPages; total > maxSimPages {
+		writeOnly = true
+		fd.NotSimulated = fmt.Sprintf("the rebuilt scenarios load %s pages, more than diagnose simulates (%s); run them with pgbufsim run", n(total), n(maxSimPages))
+	}
+	bo, path, err := s.run(fd.Kind, base, writeOnly)
+	var se *simError
+	if errors.As(err, &se) {
+		fd.NotSimulated, writeOnly = se.Error(), true
+	} else if err != nil {
 		return err
 	}
-	if fd.Kind != KindIOBound {
-		s.compare(bo, base.otherTables > 0)
+	fd.Scenario = path
+	if !writeOnly {
+		if fd.Kind != KindIOBound {
+			s.compare(bo, base.otherTables > 0)
+		}
+		fd.Baseline = f64(figure(bo))
 	}
-	fd.Baseline, fd.Scenario = f64(figure(bo)), path
 	for _, v := range vs {
 		r, ok := v.apply(base)
 		if !ok {
 			continue
 		}
 		r.comment = append(append([]string(nil), r.comment...), "Fix: "+v.desc+".")
-		o, path, err := s.run(fd.Kind+"-"+v.name, r)
-		if err != nil {
+		o, path, err := s.run(fd.Kind+"-"+v.name, r, writeOnly)
+		if errors.As(err, &se) {
+			fd.Fixes = append(fd.Fixes, Fix{Name: v.name, Description: v.desc, WhatIf: v.whatIf, Note: "not simulated: " + se.Error(), Scenario: path})
+			continue
+		} else if err != nil {
 			return err
+		}
+		if writeOnly {
+			fd.Fixes = append(fd.Fixes, Fix{Name: v.name, Description: v.desc, WhatIf: v.whatIf, Scenario: path})
+			continue
 		}
 		fx := Fix{Name: v.name, Description: v.desc, WhatIf: v.whatIf, After: f64(figure(o)), Scenario: path}
 		if v.note != nil {

@@ -56,7 +56,9 @@ type Finding struct {
 	// Baseline is the figure in the rebuilt scenario without a fix.
 	Baseline *float64 `json:"baseline,omitempty"`
 	Scenario string   `json:"scenario,omitempty"`
-	Fixes    []Fix    `json:"fixes"`
+	// NotSimulated says why the rebuilt scenarios were written but not run.
+	NotSimulated string `json:"not_simulated,omitempty"`
+	Fixes        []Fix  `json:"fixes"`
 }
 
 // Fix is one remedy, checked on the rebuilt scenario.

@@ -374,3 +374,42 @@ func TestBuffercacheEvidence(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, strings.Join(finding(t, r, KindRingAbandoned).Evidence, "\n"), "pg_buffercache: big holds 1,937 of 2,048 buffers (95% of the pool)")
 }
+
+// TestNotSimulated: a table too big to load inside diagnose gets its
+// scenarios written, not run; a setting the simulator refuses is reported on
+// the finding, not as a failure of the whole diagnosis.
+func TestNotSimulated(t *testing.T) {
+	const pages = 5_000_000
+	plan := func() *Plan {
+		c := Counters{SharedRead: pages, SharedDirtied: pages, WALRecords: pages, WALFPI: pages, WALBytes: pages * 7417}
+		return &Plan{Root: &Node{Type: "Seq Scan", Relation: "huge", ActualRows: 4 * pages, Loops: 1, Counters: c}, ExecutionMs: 1e5,
+			VersionLow: 18, VersionHigh: 18, Settings: map[string]string{}}
+	}
+	dir := t.TempDir()
+	r, err := Diagnose(&Input{PlanFile: "huge.json", Plan: plan(), Seed: 1, Dir: dir,
+		Settings: map[string]string{"shared_buffers": "128MB", "data_checksums": "on"}})
+	require.NoError(t, err)
+	fpi := finding(t, r, KindHintBitFPI)
+	require.Nil(t, fpi.Baseline)
+	require.Contains(t, fpi.NotSimulated, "5,000,000 pages")
+	require.FileExists(t, fpi.Scenario)
+	require.Len(t, fpi.Fixes, 3)
+	for _, x := range fpi.Fixes {
+		require.Nil(t, x.After)
+		require.FileExists(t, x.Scenario)
+	}
+	var text strings.Builder
+	r.WriteText(&text)
+	require.Contains(t, text.String(), "Fixes (rebuilt, not simulated):")
+
+	// 512GB of shared buffers is more than the simulator models (256GB).
+	small := plan()
+	small.Root.Counters = Counters{SharedRead: 100, SharedDirtied: 100, WALRecords: 100, WALFPI: 100, WALBytes: 100 * 7417}
+	small.Root.ActualRows = 400
+	r, err = Diagnose(&Input{PlanFile: "p.json", Plan: small, Seed: 1,
+		Settings: map[string]string{"shared_buffers": "512GB", "data_checksums": "on"}})
+	require.NoError(t, err)
+	fpi = finding(t, r, KindHintBitFPI)
+	require.Nil(t, fpi.Baseline)
+	require.Contains(t, fpi.NotSimulated, "shared_buffers")
+}

@@ -20,10 +20,21 @@ func (r *Report) WriteText(w io.Writer) {
 		for _, e := range fd.Evidence {
 			wrap(w, "     - ", e, 96)
 		}
-		if fd.Baseline == nil {
+		if fd.Baseline == nil && fd.NotSimulated == "" {
+			if len(fd.Fixes) > 0 {
+				fmt.Fprintln(w, "\n   Fixes (not simulated):")
+				for j, fx := range fd.Fixes {
+					fmt.Fprintf(w, "     %d. %s: %s\n", j+1, fx.Name, fx.Description)
+				}
+			}
 			continue
 		}
-		fmt.Fprintf(w, "\n   Fixes, simulated on the rebuilt scenario (%s; without a fix: %s)\n", fd.Figure, figure(*fd.Baseline))
+		if fd.Baseline == nil {
+			fmt.Fprintln(w, "\n   Fixes (rebuilt, not simulated):")
+			wrap(w, "   ", fd.NotSimulated, 96)
+		} else {
+			fmt.Fprintf(w, "\n   Fixes, simulated on the rebuilt scenario (%s; without a fix: %s)\n", fd.Figure, figure(*fd.Baseline))
+		}
 		if fd.Scenario != "" {
 			fmt.Fprintf(w, "   rebuilt scenario: %s\n", fd.Scenario)
 		}
@@ -33,7 +44,7 @@ func (r *Report) WriteText(w io.Writer) {
 				tag = " [what-if: not in PostgreSQL]"
 			}
 			after := "not simulated"
-			if fx.After != nil {
+			if fx.After != nil && fd.Baseline != nil {
 				after = fmt.Sprintf("%s → %s", figure(*fd.Baseline), figure(*fx.After))
 			}
 			fmt.Fprintf(w, "     %d. %s%s: %s\n", j+1, fx.Name, tag, fx.Description)
