@@ -147,8 +147,8 @@ func TestRejectFlushKeepsRing(t *testing.T) {
 
 // Config.Validate names the what-if setting and its range.
 func TestVariantConfigErrors(t *testing.T) {
-	err := Config{NBuffers: 16, Version: 18, UsageMax: 6, Replacement: "arc"}.Validate()
-	require.EqualError(t, err, "usage_max=6: outside the allowed range 1..5\nreplacement=arc: must be one of clock, lru, 2q")
+	err := Config{NBuffers: 16, Version: 18, UsageMax: 6, Replacement: "mru"}.Validate()
+	require.EqualError(t, err, "usage_max=6: outside the allowed range 1..5\nreplacement=mru: must be one of clock, lru, 2q, arc, clock-pro")
 }
 
 // freelist=off (PostgreSQL 19). 16 buffers: rel 1 blocks 0..3 fill buffers
