@@ -203,9 +203,11 @@ func TestNoFreeList(t *testing.T) {
 // With freelist=off the policies hand out never-used buffers themselves, in
 // buffer order, as PostgreSQL 19's clock does at start-up: 16 reads take
 // buffers 1..16, the 17th evicts the least recent page (block 0, buffer 1)
-// under LRU and T1's least recent (the same) under 2Q.
+// under LRU and T1's least recent (the same) under 2Q and ARC (T1 holds 16
+// ≥ the target 8); under CLOCK-Pro hand-cold starts at the first page
+// loaded, cold and unreferenced: buffer 1 too.
 func TestPoliciesWithoutFreeList(t *testing.T) {
-	for _, repl := range []string{"lru", "2q"} {
+	for _, repl := range []string{"lru", "2q", "arc", "clock-pro"} {
 		p, be := newVariantPool(t, Config{NBuffers: 16, Replacement: repl, NoFreeList: true})
 		for blk := 0; blk < 16; blk++ {
 			require.Equal(t, pg.Buffer(blk+1), access(t, p, be, blk), repl)

@@ -64,7 +64,7 @@ func TestWhatIfRingFloodRejectFlush(t *testing.T) {
 // the pool).
 func TestWhatIfExamplesKeepInvariants(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs every example four times")
+		t.Skip("runs every example under five variants")
 	}
 	files, err := filepath.Glob("../examples/*.scn")
 	require.NoError(t, err)
@@ -73,7 +73,8 @@ func TestWhatIfExamplesKeepInvariants(t *testing.T) {
 	for _, path := range append(files, lessons...) {
 		src, err := os.ReadFile(path)
 		require.NoError(t, err)
-		for _, variant := range []string{"replacement=lru freelist=off", "replacement=2q reject=flush", "usage_max=1 ring=8"} {
+		for _, variant := range []string{"replacement=lru freelist=off", "replacement=2q reject=flush", "usage_max=1 ring=8",
+			"replacement=arc", "replacement=clock-pro freelist=off"} {
 			t.Run(filepath.Base(path)+"/"+variant, func(t *testing.T) {
 				f, err := scenario.Parse(path, string(src))
 				require.NoError(t, err)

@@ -17,7 +17,8 @@ import "github.com/pgbufsim/pgbufsim/pg"
 //     max(|B2|/|B1|, 1) for a B1 hit (at most NBuffers), down by
 //     max(|B1|/|B2|, 1) for a B2 hit (at least 0), integer division
 //     (StrategyBufferLookup).
-//   - An access to a page in T1 or T2 moves it to T2's MRU end
+//   - An access to a page in T2, or in T1 by another transaction than the
+//     one that read it in (as approximated below), moves it to T2's MRU end
 //     (StrategyBufferLookup).
 //   - The victim is T1's least recently used unpinned buffer when T1 holds
 //     at least max(1, target) pages, else T2's; the other list if all of
@@ -47,14 +48,16 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // # What is approximated
 //
 //   - Transactions: the policy sees every first pin of a buffer by a
-//     backend (Access) and no transaction ids, so every T1 hit counts as
-//     another transaction's and promotes; several first pins by one
-//     statement (an INSERT filling a page, an index scan returning to a
-//     heap page) promote where 8.0 kept the page in T1.
-//   - VACUUM's hint (StrategyHintVacuum): 8.0 put pages VACUUM read at
-//     T1's LRU end, never promoted them and gave them no B1 entry; here
-//     VACUUM's ring stays in front of the policy, as in StrategyGetBuffer
-//     since 8.3, and its pages are ordinary T1 pages.
+//     backend (Access) and no transaction ids. A hit on T1's most recent
+//     page (the page just read: an INSERT filling it tuple by tuple, an
+//     index scan coming back to the heap page it just read) is taken as the
+//     reading transaction's own and leaves the page in T1; any other T1 hit
+//     counts as another transaction's and promotes it.
+//   - VACUUM's hint (StrategyHintVacuum): 8.0 put the pages VACUUM read at
+//     T1's LRU end, gave them no B1 entry and let VACUUM's hits change
+//     nothing. Here VACUUM's ring stays in front of the policy (as in
+//     StrategyGetBuffer since 8.3) but its pins are ordinary accesses: a
+//     VACUUM right after a load promotes the pages it finds in T1 to T2.
 //   - Timing: 8.0 adapted the target when the lookup missed, before
 //     choosing the victim for that very page; the policy learns the page's
 //     tag only in Load, after the victim is chosen, so the new target first

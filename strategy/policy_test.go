@@ -60,7 +60,7 @@ func TestLRUSkipsPinned(t *testing.T) {
 // through pages 0..999 (each Load forgets the victim's page first, as
 // GetVictimBuffer does), with hits in between.
 func TestPoliciesDoNotAllocate(t *testing.T) {
-	for _, name := range []string{"lru", "2q"} {
+	for _, name := range []string{"lru", "2q", "arc", "clock-pro"} {
 		st := pool(16)
 		r, err := NewReplacement(name, 16)
 		require.NoError(t, err)
