@@ -48,11 +48,11 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // # What is approximated
 //
 //   - Transactions: the policy sees every first pin of a buffer by a
-//     backend (Access) and no transaction ids. A hit on T1's most recent
-//     page (the page just read: an INSERT filling it tuple by tuple, an
-//     index scan coming back to the heap page it just read) is taken as the
-//     reading transaction's own and leaves the page in T1; any other T1 hit
-//     counts as another transaction's and promotes it.
+//     backend (Access) and no transaction ids. Hits on the page last read
+//     into T1, before any other buffer is accessed (an INSERT filling the
+//     page it just extended, tuple by tuple), are taken as the reading
+//     transaction's own and leave the page in T1; any other T1 hit counts
+//     as another transaction's and promotes it.
 //   - VACUUM's hint (StrategyHintVacuum): 8.0 put the pages VACUUM read at
 //     T1's LRU end, gave them no B1 entry and let VACUUM's hits change
 //     nothing. Here VACUUM's ring stays in front of the policy (as in
@@ -77,6 +77,9 @@ type ARC struct {
 	pendBuf pg.Buffer
 	pendTag pg.BufferTag
 	pendT1  bool
+	// fresh is the buffer last read into T1 while no other buffer has been
+	// accessed since: hits on it are taken as the reading transaction's.
+	fresh pg.Buffer
 }
 
 const (
@@ -101,11 +104,15 @@ func newARC(nbuffers int) *ARC {
 // settle makes a pending Forget an invalidation: the entry is dropped.
 func (a *ARC) settle() { a.pendBuf = pg.InvalidBuffer }
 
-// Access moves a page in T2, or in T1 unless it is T1's most recent page,
-// to T2's MRU end (StrategyBufferLookup).
+// Access moves a page in T2, or in T1 unless it is the page just read, to
+// T2's MRU end (StrategyBufferLookup).
 func (a *ARC) Access(b pg.Buffer) {
 	a.settle()
-	if li := a.l.on[b]; li == arcT2 || li == arcT1 && a.l.tail[arcT1] != b {
+	if b == a.fresh {
+		return // the reading transaction's own hit: T1's MRU end, where it is
+	}
+	a.fresh = pg.InvalidBuffer
+	if li := a.l.on[b]; li == arcT1 || li == arcT2 {
 		a.l.pushMRU(arcT2, b)
 	}
 }
@@ -135,6 +142,7 @@ func (a *ARC) Load(b pg.Buffer, t pg.BufferTag) {
 		a.g.remove(s)
 		a.ghostReplaced(replaced)
 		a.l.pushMRU(arcT2, b)
+		a.fresh = pg.InvalidBuffer
 		return
 	}
 	// models StrategyReplaceBuffer: a complete miss needs a directory entry.
@@ -150,6 +158,7 @@ func (a *ARC) Load(b pg.Buffer, t pg.BufferTag) {
 	}
 	a.ghostReplaced(replaced)
 	a.l.pushMRU(arcT1, b)
+	a.fresh = b
 }
 
 // ghostReplaced moves the replaced page's entry to B1 or B2.
@@ -177,6 +186,9 @@ func (a *ARC) ghostReplaced(replaced bool) {
 // Forget takes b's page out of T1 or T2; the buffer is the next one handed out.
 func (a *ARC) Forget(b pg.Buffer, t pg.BufferTag) {
 	a.settle()
+	if b == a.fresh {
+		a.fresh = pg.InvalidBuffer
+	}
 	if li := a.l.on[b]; li == arcT1 || li == arcT2 {
 		a.pendBuf, a.pendTag, a.pendT1 = b, t, li == arcT1
 	}

@@ -110,27 +110,25 @@ func TestARCTargetAdapts(t *testing.T) {
 	step(201, 9, [5]int{9, 7, 7, 1, 4})
 }
 
-// Hits: a page read again moves from T1 to T2, except T1's most recent page
-// (taken as the same transaction re-pinning the page it just read, which
-// 8.0 left in T1); a page leaving the pool without its buffer refilled is
-// forgotten (StrategyInvalidateBuffer); one replaced goes to B1
-// (TestARCScanLeavesT2).
+// Hits: a page read again moves from T1 to T2, except for hits on the page
+// just read before any other buffer is accessed (taken as the same
+// transaction re-pinning it, which 8.0 left in T1); a page leaving the pool
+// without its buffer refilled is forgotten (StrategyInvalidateBuffer); one
+// replaced goes to B1 (TestARCScanLeavesT2).
 func TestARCHitsAndInvalidation(t *testing.T) {
 	s := newPoolSim(t, "arc", 16)
-	s.victims(0, 4) // T1 = 0..3
-	s.read(3)       // T1's MRU: stays
+	s.victims(0, 4) // T1 = 0..3, block 3 just read
+	s.read(3)       // the reading transaction's own hit: stays
+	s.read(3)
 	require.Equal(t, [5]int{4, 0, 0, 0, 8}, arcSizes(s))
-	s.read(2) // moves to T2
-	s.read(3) // still T1's MRU: nothing was read in since
-	require.Equal(t, [5]int{3, 1, 0, 0, 8}, arcSizes(s))
-	s.victims(4, 5) // block 4 (buffer 5) is T1's MRU now
-	s.read(3)       // moves to T2
-	require.Equal(t, [5]int{3, 2, 0, 0, 8}, arcSizes(s))
-	s.forget(s.where[blk(0)]) // DROP: no ghost
+	s.read(2) // another buffer accessed: moves to T2
+	s.read(3) // no longer the page just read: moves too
 	require.Equal(t, [5]int{2, 2, 0, 0, 8}, arcSizes(s))
+	s.forget(s.where[blk(0)]) // DROP: no ghost
+	require.Equal(t, [5]int{1, 2, 0, 0, 8}, arcSizes(s))
 	slot, _ := s.r.(*ARC).g.find(blk(0))
 	require.EqualValues(t, -1, slot)
-	// The freed buffer (1) is handed out first, then the never-used 6..16.
-	require.Equal(t, append([]pg.Buffer{1}, bufs(6, 16)...), s.victims(10, 22))
+	// The freed buffer (1) is handed out first, then the never-used 5..16.
+	require.Equal(t, append([]pg.Buffer{1}, bufs(5, 16)...), s.victims(10, 23))
 	require.NoError(t, s.check())
 }
