@@ -29,7 +29,9 @@ import "github.com/pgbufsim/pgbufsim/pg"
 //     B2 is empty) (StrategyReplaceBuffer).
 //   - A page leaving the pool without its buffer being refilled at once
 //     (DROP, TRUNCATE, pg_buffercache_evict) loses its entry altogether,
-//     as StrategyInvalidateBuffer did.
+//     as StrategyInvalidateBuffer did. A ring reusing its buffer (8.3 and
+//     later) refills it at once: that is a replacement, and the page it
+//     held goes to B1 or B2.
 //
 // # Where 8.0 differs from Megiddo and Modha (FAST 2003)
 //
@@ -56,8 +58,9 @@ import "github.com/pgbufsim/pgbufsim/pg"
 //   - VACUUM's hint (StrategyHintVacuum): 8.0 put the pages VACUUM read at
 //     T1's LRU end, gave them no B1 entry and let VACUUM's hits change
 //     nothing. Here VACUUM's ring stays in front of the policy (as in
-//     StrategyGetBuffer since 8.3) but its pins are ordinary accesses: a
-//     VACUUM right after a load promotes the pages it finds in T1 to T2.
+//     StrategyGetBuffer since 8.3) but its pins are ordinary accesses and
+//     its misses move the target: a VACUUM right after a load promotes the
+//     pages it finds in T1 to T2.
 //   - Timing: 8.0 adapted the target when the lookup missed, before
 //     choosing the victim for that very page; the policy learns the page's
 //     tag only in Load, after the victim is chosen, so the new target first
@@ -133,7 +136,7 @@ func (a *ARC) Load(b pg.Buffer, t pg.BufferTag) {
 		}
 	}
 	if s, li := a.g.find(t); s >= 0 {
-		// models StrategyBufferLookup's target adjustment on a B1/B2 hit
+		// models StrategyBufferLookup's B1/B2 hit (freelist.c, 8.0): the target moves
 		if li == arcB1 {
 			a.target = min(a.target+max(b2/b1, 1), a.n)
 		} else {
@@ -145,7 +148,8 @@ func (a *ARC) Load(b pg.Buffer, t pg.BufferTag) {
 		a.fresh = pg.InvalidBuffer
 		return
 	}
-	// models StrategyReplaceBuffer: a complete miss needs a directory entry.
+	// models StrategyReplaceBuffer (freelist.c, 8.0): a complete miss needs a
+	// directory entry.
 	switch {
 	case b1 > 0 && t1+b1 >= a.n:
 		a.g.dropLRU(arcB1)

@@ -35,21 +35,24 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // # Variant and choices
 //
 // This is the paper's algorithm with explicit test bits, not the simplified
-// form several libraries use (every resident cold page in test, hand-cold
-// ending test periods) nor Linux's CLOCK-Pro patches (which split the clock
-// over the kernel's LRU lists): the paper's version keeps the one clock and
-// the three hands' division of labour the what-if is meant to show. Where
-// the paper leaves a detail open we chose:
+// form several caching libraries use (in which every resident cold page
+// counts as being in its test period) nor the Linux kernel patches based on
+// it: the paper's version keeps the one clock and the three hands' division
+// of labour that the what-if is meant to show. Where the paper leaves a
+// detail open, or says nothing of what a buffer pool adds, we chose:
 //
 //   - m is NBuffers; mc starts at NBuffers/2 and stays within 1..NBuffers−1,
 //     so that there is always room for one cold page and one hot page;
 //   - a hot page hand-hot turns cold is out of its test period (it was not
 //     faulted in);
+//   - a referenced cold page out of its test period, which the paper moves
+//     to the list head with no change of status, also starts a new test
+//     period there, so that it can turn hot if it is used again soon;
 //   - a pinned page is passed over by hand-cold (its state untouched) and
-//     may still be demoted by hand-hot; when hand-cold goes a whole lap
-//     without a candidate, hand-hot runs once (the paper's speed adjustment
-//     between the hands), and if no cold page can be had the victim is the
-//     first unpinned resident page after hand-cold;
+//     may still be demoted by hand-hot (the paper has no pins); when
+//     hand-cold goes a whole lap without a candidate, hand-hot runs once to
+//     make a cold page, and if none can be had the victim is the first
+//     unpinned resident page after hand-cold;
 //   - a page leaving the pool for any reason (eviction, a ring reusing its
 //     buffer, DROP, pg_buffercache_evict) goes as an eviction does: a cold
 //     page in its test period stays as a non-resident page, others leave
