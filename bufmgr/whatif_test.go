@@ -147,8 +147,8 @@ func TestRejectFlushKeepsRing(t *testing.T) {
 
 // Config.Validate names the what-if setting and its range.
 func TestVariantConfigErrors(t *testing.T) {
-	err := Config{NBuffers: 16, Version: 18, UsageMax: 6, Replacement: "arc"}.Validate()
-	require.EqualError(t, err, "usage_max=6: outside the allowed range 1..5\nreplacement=arc: must be one of clock, lru, 2q")
+	err := Config{NBuffers: 16, Version: 18, UsageMax: 6, Replacement: "mru"}.Validate()
+	require.EqualError(t, err, "usage_max=6: outside the allowed range 1..5\nreplacement=mru: must be one of clock, lru, 2q, arc, clock-pro")
 }
 
 // freelist=off (PostgreSQL 19). 16 buffers: rel 1 blocks 0..3 fill buffers
@@ -203,9 +203,11 @@ func TestNoFreeList(t *testing.T) {
 // With freelist=off the policies hand out never-used buffers themselves, in
 // buffer order, as PostgreSQL 19's clock does at start-up: 16 reads take
 // buffers 1..16, the 17th evicts the least recent page (block 0, buffer 1)
-// under LRU and T1's least recent (the same) under 2Q.
+// under LRU and T1's least recent (the same) under 2Q and ARC (T1 holds 16
+// ≥ the target 8); under CLOCK-Pro hand-cold starts at the first page
+// loaded, cold and unreferenced: buffer 1 too.
 func TestPoliciesWithoutFreeList(t *testing.T) {
-	for _, repl := range []string{"lru", "2q"} {
+	for _, repl := range []string{"lru", "2q", "arc", "clock-pro"} {
 		p, be := newVariantPool(t, Config{NBuffers: 16, Replacement: repl, NoFreeList: true})
 		for blk := 0; blk < 16; blk++ {
 			require.Equal(t, pg.Buffer(blk+1), access(t, p, be, blk), repl)

@@ -121,7 +121,7 @@ var gucs = []gucDef{
 	{name: "catalog_pins", kind: kindBool, restart: true, machine: true, modelled: true, def: fixed("on"),
 		doc: "simulator: the catalog pages each session pins, as measured (off: none, so a teaching pool of 16 buffers holds only the tables)"},
 	{name: "replacement", kind: kindEnum, enum: strategy.PolicyNames(), restart: true, machine: true, whatif: true, modelled: true, def: fixed("clock"),
-		doc: "what-if: the victim search after the ring and free list (clock: PostgreSQL's clock sweep; lru; 2q as in PostgreSQL 8.0.2)"},
+		doc: "what-if: the victim search after the ring and free list (clock: PostgreSQL's clock sweep; lru; 2q as in PostgreSQL 8.0.2; arc as in 8.0.0/8.0.1; clock-pro)"},
 	{name: "usage_max", kind: kindInt, min: 1, max: strategy.MaxUsageLimit, restart: true, machine: true, whatif: true, modelled: true, def: fixed("5"),
 		doc: "what-if: the usage count a pin bumps to at most (PostgreSQL: 5; 1 makes the clock a second-chance policy)"},
 	{name: "reject", kind: kindEnum, enum: []string{"pg", "flush"}, restart: true, machine: true, whatif: true, modelled: true, def: fixed("pg"),

@@ -11,9 +11,9 @@ import (
 //
 // PostgreSQL's victim search is the clock sweep of Control.GetBuffer. To ask
 // "what would another policy do?", a cluster can run a different Replacement
-// (the simulator setting replacement=clock|lru|2q). The ring and the free
-// list stay in front of it as in StrategyGetBuffer: only the search that
-// runs once both are exhausted changes.
+// (the simulator setting replacement=clock|lru|2q|arc|clock-pro). The ring
+// and the free list stay in front of it as in StrategyGetBuffer: only the
+// search that runs once both are exhausted changes.
 //
 // A Replacement sees every first pin of a buffer by a backend (Access), every
 // page read into a buffer (Load) and every page leaving one (Forget), and is
@@ -53,6 +53,8 @@ var policies = []policy{
 	{"clock", "PostgreSQL's clock sweep with usage counts (8.1 and later)", func(int) Replacement { return Clock{} }},
 	{"lru", "least recently used: the page whose last pin is oldest", func(n int) Replacement { return newLRU(n) }},
 	{"2q", "2Q: pages seen once queue apart from pages seen again (PostgreSQL 8.0.2)", func(n int) Replacement { return newTwoQ(n) }},
+	{"arc", "ARC: T1/T2 with ghost lists B1/B2 and an adaptive T1 target (PostgreSQL 8.0.0/8.0.1)", func(n int) Replacement { return newARC(n) }},
+	{"clock-pro", "CLOCK-Pro: hot and cold pages on one clock, cold pages on trial (Jiang, Chen, Zhang 2005)", func(n int) Replacement { return newClockPro(n) }},
 }
 
 // PolicyNames lists the replacement policies in registry order.

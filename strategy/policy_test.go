@@ -10,7 +10,7 @@ import (
 // Every registered policy builds; replacement=clock leaves Control's inline
 // sweep in place (no policy installed); an unknown name lists the choices.
 func TestRegistry(t *testing.T) {
-	require.Equal(t, []string{"clock", "lru", "2q"}, PolicyNames())
+	require.Equal(t, []string{"clock", "lru", "2q", "arc", "clock-pro"}, PolicyNames())
 	for _, n := range PolicyNames() {
 		r, err := NewReplacement(n, 16)
 		require.NoError(t, err, n)
@@ -19,8 +19,8 @@ func TestRegistry(t *testing.T) {
 		c.SetReplacement(r)
 		require.Equal(t, n == "clock", c.Replacement() == nil, n)
 	}
-	_, err := NewReplacement("arc", 16)
-	require.EqualError(t, err, "replacement=arc: must be one of clock, lru, 2q")
+	_, err := NewReplacement("mru", 16)
+	require.EqualError(t, err, "replacement=mru: must be one of clock, lru, 2q, arc, clock-pro")
 }
 
 // ring=N gives every ring N buffers, capped at NBuffers/8 (16,384 buffers:
@@ -60,7 +60,7 @@ func TestLRUSkipsPinned(t *testing.T) {
 // through pages 0..999 (each Load forgets the victim's page first, as
 // GetVictimBuffer does), with hits in between.
 func TestPoliciesDoNotAllocate(t *testing.T) {
-	for _, name := range []string{"lru", "2q"} {
+	for _, name := range []string{"lru", "2q", "arc", "clock-pro"} {
 		st := pool(16)
 		r, err := NewReplacement(name, 16)
 		require.NoError(t, err)

@@ -48,8 +48,8 @@ func TestCompare(t *testing.T) {
 	require.Equal(t, "568", col(2)[7], "reuses")
 
 	var out, errb bytes.Buffer
-	require.Equal(t, 2, run(context.Background(), []string{"compare", p, "--vary", "replacement=clock,arc"}, &out, &errb))
-	require.Contains(t, errb.String(), "--vary replacement=arc: must be one of clock, lru, 2q")
+	require.Equal(t, 2, run(context.Background(), []string{"compare", p, "--vary", "replacement=clock,mru"}, &out, &errb))
+	require.Contains(t, errb.String(), "--vary replacement=mru: must be one of clock, lru, 2q, arc, clock-pro")
 	errb.Reset()
 	require.Equal(t, 2, run(context.Background(), []string{"compare", p, "--vary", "usage_max=0"}, &out, &errb))
 	require.Contains(t, errb.String(), "--vary usage_max=0: outside the allowed range 1..5")
