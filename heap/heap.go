@@ -97,6 +97,12 @@ type Relation struct {
 	// RelTuples is pg_class.reltuples: -1 until the first VACUUM or ANALYZE.
 	RelTuples float64
 	RelPages  int
+	// RelAllVisible is pg_class.relallvisible: the all-visible pages VACUUM,
+	// ANALYZE or CREATE INDEX last counted in the visibility map.
+	RelAllVisible int
+	// Analyzed: ANALYZE has run, so pg_statistic has the columns' statistics
+	// (their correlation, for the planner's index costs). TRUNCATE keeps them.
+	Analyzed bool
 	// Autovacuum records autovacuum_enabled (autovacuum is not simulated yet).
 	Autovacuum bool
 	// Declared is the number of rows the scenario declared for the table (what insert loads).
@@ -191,7 +197,7 @@ func (r *Relation) Truncate() {
 	r.Rows = 0
 	r.TargetBlock = pg.InvalidBlockNumber
 	// The new relfilenode has no statistics: pg_class.relpages 0, reltuples -1.
-	r.RelTuples, r.RelPages = -1, 0
+	r.RelTuples, r.RelPages, r.RelAllVisible = -1, 0, 0
 }
 
 // CountVisibility is pg_visibility_map_summary(): all-visible and all-frozen pages.

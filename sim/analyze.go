@@ -99,6 +99,7 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 	if err := c.vacUpdateRelstats(be, rel, nblocks); err != nil {
 		return nil, err
 	}
+	rel.Analyzed = true
 	res := &StmtResult{Kind: "Analyze", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: ringN,
 		Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	res.Extra = append(res.Extra, fmt.Sprintf("scanned %d of %d pages", sampled, nblocks))

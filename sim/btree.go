@@ -206,6 +206,13 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *keyLayout) (
 	}
 	c.indexes[name] = ix
 	c.indexOwner(id, ix)
+	// index_update_stats (index.c): the heap tuples the build counted, the
+	// table's pages and its visibility map's all-visible pages go into the
+	// table's pg_class row (an empty never-vacuumed table keeps reltuples −1).
+	if rel.Rows > 0 || rel.RelTuples >= 0 {
+		rel.RelTuples, rel.RelPages = float64(rel.Rows), nblocks
+		rel.RelAllVisible, _ = rel.CountVisibility()
+	}
 	res := &StmtResult{Kind: "Create Index", Relation: rel.Name, Strategy: strategy.BulkRead, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	if ringN == 0 {
 		res.Strategy = strategy.Normal

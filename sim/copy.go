@@ -238,7 +238,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 			be.Now = now + int64(k)*costs.InsertTupleNs
 			c.pool.SetPageLSN(b, lsn)
 			if allFrozenSet {
-				c.logVisible(be, b, vmBuf)
+				c.logVisible(be, b, vmBuf, rel.Hole(blk))
 			}
 		}
 		return nil
@@ -284,10 +284,12 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 // after the heap page's own record, if any (heap_multi_insert's all-frozen
 // pages in 15–18, VACUUM's first pass): the VM buffer dirtied and the record
 // registering it (an image when the VM page was last logged before the redo
-// pointer) and the heap page, whose image the model never takes (with
-// checksums log_heap_visible would register one for a heap page last
-// logged before the redo pointer: not modelled).
-func (c *Cluster) logVisible(be *bufmgr.Backend, b, vmBuf pg.Buffer) {
+// pointer) and the heap page — REGBUF_NO_IMAGE unless hint bits need WAL
+// (XLogHintBitIsNeeded: checksums or wal_log_hints), when the heap page too
+// gets an image if last logged before the redo pointer (a page hinted
+// before the checkpoint, by a scan or CREATE INDEX, and vacuumed after it).
+// hole is the heap page's pd_upper − pd_lower.
+func (c *Cluster) logVisible(be *bufmgr.Backend, b, vmBuf pg.Buffer, hole int) {
 	c.pool.MarkBufferDirty(be, vmBuf)
 	size := wal.SizeOfXLogRecord + (wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber) +
 		(wal.SizeOfBlockHeader + wal.SizeOfBlockNumber) + wal.SizeOfShortMainDataHdr + 5
@@ -296,10 +298,15 @@ func (c *Cluster) logVisible(be *bufmgr.Backend, b, vmBuf pg.Buffer) {
 		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vmBuf), 0)
 		nfpi = 1
 	}
+	hintWAL := c.pool.XLogHintBitIsNeeded()
+	if hintWAL && c.needsImage(c.pool.BufferLSN(b)) {
+		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - c.imageHole(be, true, b, hole)
+		nfpi++
+	}
 	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
 	be.Now = now
 	c.pool.SetPageLSN(vmBuf, lsn)
-	if c.pool.XLogHintBitIsNeeded() {
+	if hintWAL {
 		c.pool.SetPageLSN(b, lsn)
 	}
 }

@@ -70,7 +70,7 @@ func init() {
 		// Example: evict all
 		{"evict", "evict all | evict TABLE", "pg_buffercache_evict_all() / pg_buffercache_evict_relation()", (*Env).cmdEvict},
 		// Example: scan big repeat=6
-		{"scan", "scan TABLE [repeat=N]", "SELECT count(*) FROM TABLE", (*Env).cmdScan},
+		{"scan", "scan TABLE [repeat=N]", "SELECT count(*) FROM TABLE: a serial or parallel Seq Scan, or an Index Only Scan of a btree when the planner finds it cheaper", (*Env).cmdScan},
 		// Example: vacuum big
 		{"vacuum", "vacuum TABLE [freeze]", "VACUUM [FREEZE] TABLE", (*Env).cmdVacuum},
 		// Example: index big_id on=big key=id

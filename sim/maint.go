@@ -172,11 +172,12 @@ const pgClassRowData = 140
 // XLOG_HEAP_INPLACE with its image). A workload input, like the catalog pins.
 const pgClassPageHole = 2384
 
-// vacUpdateRelstats is vac_update_relstats: the new relpages and reltuples
-// (which the planner reads from then on) go into pg_class in place.
+// vacUpdateRelstats is vac_update_relstats: the new relpages, reltuples and
+// relallvisible (which the planner reads from then on) go into pg_class in place.
 func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblocks int) error {
 	rel.RelTuples = float64(rel.Rows)
 	rel.RelPages = nblocks
+	rel.RelAllVisible, _ = rel.CountVisibility()
 	return c.inplaceUpdatePgClass(be)
 }
 
@@ -245,7 +246,7 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 	// PageSetAllVisible + visibilitymap_set → the VM buffer dirtied, XLOG_HEAP2_VISIBLE
 	// registering it (an image when the VM page was last logged before the redo pointer).
 	c.pool.MarkBufferDirty(be, b)
-	c.logVisible(be, b, vmBuf)
+	c.logVisible(be, b, vmBuf, rel.Hole(blk))
 	rel.SetFlags(blk, heap.PageAllVisible)
 	if doFreeze {
 		rel.SetFlags(blk, heap.PageAllFrozen)

@@ -79,14 +79,7 @@ func (c *Cluster) planSeqScan(rel *heap.Relation, nblocks int) Plan {
 	s := c.S
 	var pl Plan
 	// Row estimate.
-	var density float64
-	if rel.RelTuples >= 0 && rel.RelPages > 0 {
-		density = rel.RelTuples / float64(rel.RelPages)
-	} else {
-		width := rel.Shape.PlannerWidth + pg.MaxAlign(heap.SizeofHeapTupleHdr) + heap.SizeOfItemID
-		density = float64((pg.BLCKSZ - heap.SizeOfPageHeaderData) / width)
-	}
-	tuples := density * float64(nblocks)
+	tuples := estimatedTuples(rel, nblocks)
 	if rel.RelTuples == 0 && rel.RelPages == 0 && nblocks == 0 {
 		tuples = 0
 	}
@@ -265,7 +258,23 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	if bulk {
 		ringN = c.RingBuffers(strategy.BulkRead)
 	}
+	// Planning: get_relation_info reads each btree's metapage
+	// (_bt_getrootheight; not in EXPLAIN's executor counters), and count(*)
+	// may be cheaper as an index-only scan of one of them.
+	indexes := c.sortedIndexes(rel)
+	if len(indexes) > 0 {
+		saved, savedIO := leader.Buf, leader.IOReadNs
+		for _, ix := range indexes {
+			if err := c.readRelease(leader, pg.BufferTag{Rel: ix.id, Block: 0}); err != nil {
+				return nil, err
+			}
+		}
+		leader.Buf, leader.IOReadNs = saved, savedIO
+	}
 	plan := c.planSeqScan(rel, nblocks)
+	if ios, parallel, ok := c.cheapestIndexOnly(rel, nblocks, plan); ok {
+		return c.indexOnlyScan(leader, rel, ios, parallel, c.now)
+	}
 	workers := 0
 	if plan.Parallel {
 		workers = min(plan.Workers, int(s.Int("max_parallel_workers")), int(s.Int("max_worker_processes")))
