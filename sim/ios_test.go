@@ -55,3 +55,39 @@ index clean_id on=clean`)
 	ios1 := c.costIndexOnly(ios.ix, rel, nblocks, seq.EstimatedRows)
 	require.InDelta(t, 181.2825+1503, ios1.SerialCost, 1e-9)
 }
+
+// TestParallelIndexOnlyCost: verify/testdata/pg15/21-parallel-index-only-scan.scn,
+// where PostgreSQL 15 runs count(*) as a parallel index-only scan with two
+// workers. 300,000 rows, 20 a page: 15,000 pages; the id btree: 825 pages,
+// height 2. By hand:
+//
+//	seq scan: 15,000 + 300,000 × (0.01 + 0.0025) = 18,750; two workers
+//	  (15,000 pages ≥ 1,024·3·3 → 3, capped at 2), divisor 2 + (1 − 0.6) =
+//	  2.4: 15,000 + 3,750 / 2.4 + 1,000 + 0.1 × 3 = 17,562.8
+//	index-only: 825 × 4 + 300,000 × 0.005 = 4,800; ⌈log2 300,000⌉ = 19 ×
+//	  0.0025 = 0.0475; (2 + 1) × 50 × 0.0025 = 0.375 → 4,800.4225; + 3,000
+//	  (cpu_tuple_cost) + 750 (the aggregate) = 8,550.4225 serial; parallel
+//	  (825 ≥ 64·3·3 → 3, capped at 2): 4,800.4225 + 3,750 / 2.4 + 1,000.3 =
+//	  7,363.2225, the cheapest.
+func TestParallelIndexOnlyCost(t *testing.T) {
+	e, _ := run(t, `cluster version=15 shared_buffers=16MB data_checksums=on
+table w rows=300000 tuple_bytes=400 autovacuum=off
+insert w
+index w_id on=w
+vacuum w`)
+	c := e.C
+	rel, err := e.table("w")
+	require.NoError(t, err)
+	nblocks := c.pool.NBlocks(rel.ID)
+	require.Equal(t, 15000, nblocks)
+	seq := c.planSeqScan(rel, nblocks)
+	require.InDelta(t, 18750.0, seq.SerialCost, 1e-6)
+	require.InDelta(t, 17562.8, seq.ParallelCost, 1e-6)
+	ios, parallel, ok := c.cheapestIndexOnly(rel, nblocks, seq)
+	require.True(t, ok)
+	require.True(t, parallel)
+	require.Equal(t, 825, ios.ix.pages())
+	require.Equal(t, 2, ios.Workers)
+	require.InDelta(t, 8550.4225, ios.SerialCost, 1e-6)
+	require.InDelta(t, 7363.2225, ios.ParallelCost, 1e-6)
+}
