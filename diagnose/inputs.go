@@ -51,31 +51,12 @@ func ParseSettings(file string, data []byte) (map[string]string, error) {
 			out[name] = withUnit(strings.TrimSpace(f[1]), "")
 		}
 	case strings.Contains(first, ",") && strings.Contains(first, "name") && strings.Contains(first, "setting"):
-		r := csv.NewReader(bytes.NewReader(data))
-		r.FieldsPerRecord = -1
-		head, err := r.Read()
-		if err != nil {
-			return nil, &InputError{file + ":1", err.Error()}
-		}
-		col := map[string]int{}
-		for i, h := range head {
-			col[strings.ToLower(strings.TrimSpace(h))] = i
-		}
-		for line := 2; ; line++ {
-			rec, err := r.Read()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, &InputError{fmt.Sprintf("%s:%d", file, line), err.Error()}
-			}
-			get := func(k string) string {
-				if i, ok := col[k]; ok && i < len(rec) {
-					return strings.TrimSpace(rec[i])
-				}
-				return ""
-			}
+		err := readCSV(file, data, "", nil, func(get func(string) string) error {
 			out[strings.ToLower(get("name"))] = withUnit(get("setting"), get("unit"))
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	default:
 		for i, l := range lines {
@@ -179,41 +160,22 @@ func (b *Buffercache) Largest() []string {
 // CSV HEADER` (a relname column, from a join with pg_class, is used when
 // present). One row per buffer: the row count is shared_buffers.
 func ParseBuffercache(file string, data []byte) (*Buffercache, error) {
-	r := csv.NewReader(bytes.NewReader(data))
-	r.FieldsPerRecord = -1
-	head, err := r.Read()
-	if err != nil {
-		return nil, &InputError{file + ":1", fmt.Sprintf("not a CSV file (%v); export with \\copy (SELECT * FROM pg_buffercache) TO 'file.csv' CSV HEADER", err)}
-	}
-	col := map[string]int{}
-	for i, h := range head {
-		col[strings.ToLower(strings.TrimSpace(h))] = i
-	}
-	for _, need := range []string{"bufferid", "relfilenode", "isdirty", "usagecount"} {
-		if _, ok := col[need]; !ok {
-			return nil, &InputError{file + ":1", fmt.Sprintf("no %q column in the header %q; export with \\copy (SELECT * FROM pg_buffercache) TO 'file.csv' CSV HEADER", need, strings.Join(head, ","))}
-		}
-	}
-	_, hasName := col["relname"]
+	const how = "export with \\copy (SELECT * FROM pg_buffercache) TO 'file.csv' CSV HEADER"
 	b := &Buffercache{ByRel: map[string]int{}}
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, &InputError{fmt.Sprintf("%s:%d", file, line), err.Error()}
-		}
-		get := func(k string) string {
-			if i, ok := col[k]; ok && i < len(rec) {
-				return strings.TrimSpace(rec[i])
+	hasName := false
+	err := readCSV(file, data, how, func(col map[string]int, head []string) error {
+		for _, need := range []string{"bufferid", "relfilenode", "isdirty", "usagecount"} {
+			if _, ok := col[need]; !ok {
+				return fmt.Errorf("no %q column in the header %q; %s", need, strings.Join(head, ","), how)
 			}
-			return ""
 		}
+		_, hasName = col["relname"]
+		return nil
+	}, func(get func(string) string) error {
 		b.NBuffers++
 		node := get("relfilenode")
 		if node == "" {
-			continue // an unused buffer
+			return nil // an unused buffer
 		}
 		b.Used++
 		name := node
@@ -227,13 +189,61 @@ func ParseBuffercache(file string, data []byte) (*Buffercache, error) {
 		if u := get("usagecount"); u != "" {
 			n, err := strconv.Atoi(u)
 			if err != nil || n < 0 || n > 5 {
-				return nil, &InputError{fmt.Sprintf("%s:%d", file, line), fmt.Sprintf("usagecount %q outside the allowed range 0..5", u)}
+				return fmt.Errorf("usagecount %q outside the allowed range 0..5", u)
 			}
 			b.Usage[n]++
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if b.NBuffers < 16 {
 		return nil, &InputError{file, fmt.Sprintf("%d buffers: a pg_buffercache export has one row per shared buffer, at least 16", b.NBuffers)}
 	}
 	return b, nil
+}
+
+// readCSV reads a CSV file with a header: header (if set) checks the columns
+// (an error names line 1), then row is called for each record with a getter
+// by lower-case column name (an error names the record's line). how says how
+// to make the file, for a file that is not CSV at all.
+func readCSV(file string, data []byte, how string, header func(col map[string]int, head []string) error, row func(get func(string) string) error) error {
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	head, err := r.Read()
+	if err != nil {
+		msg := fmt.Sprintf("not a CSV file (%v)", err)
+		if how != "" {
+			msg += "; " + how
+		}
+		return &InputError{file + ":1", msg}
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		col[strings.ToLower(strings.TrimSpace(h))] = i
+	}
+	if header != nil {
+		if err := header(col, head); err != nil {
+			return &InputError{file + ":1", err.Error()}
+		}
+	}
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &InputError{fmt.Sprintf("%s:%d", file, line), err.Error()}
+		}
+		get := func(k string) string {
+			if i, ok := col[k]; ok && i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		if err := row(get); err != nil {
+			return &InputError{fmt.Sprintf("%s:%d", file, line), err.Error()}
+		}
+	}
 }

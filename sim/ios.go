@@ -150,23 +150,10 @@ func (c *Cluster) costIndexOnly(ix *btreeIndex, rel *heap.Relation, nblocks int,
 	return p
 }
 
-// computeParallelIndexWorker is compute_parallel_worker for index pages only:
-// none under min_parallel_index_scan_size, then one more per tripling.
+// computeParallelIndexWorker is compute_parallel_worker for index pages only
+// (an index-only scan passes no heap pages): min_parallel_index_scan_size.
 func computeParallelIndexWorker(s *Settings, indexPages, limit int) int {
-	minPages := int(s.Int("min_parallel_index_scan_size"))
-	if indexPages < minPages {
-		return 0
-	}
-	w := 1
-	th := max(minPages, 1)
-	for indexPages >= th*3 {
-		w++
-		th *= 3
-		if th > (1<<31-1)/3 {
-			break
-		}
-	}
-	return min(w, limit)
+	return parallelWorkers(indexPages, int(s.Int("min_parallel_index_scan_size")), limit)
 }
 
 // correlation is the index column's pg_statistic correlation after ANALYZE:
@@ -331,20 +318,7 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 	release()
 	c.settleHints(rel, hinted)
 	c.finish(append(ps, &participant{be: leader}))
-	for i, be := range all {
-		res.Buf.Add(be.Buf)
-		res.IOReadNs += be.IOReadNs
-		res.WAL.Add(be.WAL)
-		if i > 0 {
-			c.statWALTwice.Records += be.WAL.Records
-			c.statWALTwice.FPI += be.WAL.FPI
-			c.statWALTwice.Bytes += be.WAL.Bytes
-		}
-		c.foldWAL(be)
-	}
-	if res.WAL.Records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
-		c.wakeWalWriter(c.now)
-	}
+	c.gatherResults(res, all)
 	res.Extra = append(res.Extra, fmt.Sprintf("Heap Fetches: %d", heapFetches))
 	res.TimeNs = c.now - start
 	return res, nil

@@ -171,16 +171,21 @@ func (c *Cluster) streamConfig(maintenance bool) bufmgr.StreamConfig {
 }
 
 // computeParallelWorker is compute_parallel_worker (allpaths.c) for a heap of
-// nblocks: one worker from min_parallel_table_scan_size, one more each time
-// the table triples, at most limit.
+// nblocks pages: none under min_parallel_table_scan_size, then one more
+// worker each time the size triples, up to limit.
 func computeParallelWorker(s *Settings, nblocks, limit int) int {
-	minPages := int(s.Int("min_parallel_table_scan_size"))
-	if nblocks < minPages {
+	return parallelWorkers(nblocks, int(s.Int("min_parallel_table_scan_size")), limit)
+}
+
+// parallelWorkers is compute_parallel_worker's log-3 rule for pages against
+// its minimum (min_parallel_table_scan_size or min_parallel_index_scan_size).
+func parallelWorkers(pages, minPages, limit int) int {
+	if pages < minPages {
 		return 0
 	}
 	w := 1
 	th := max(minPages, 1)
-	for nblocks >= th*3 {
+	for pages >= th*3 {
 		w++
 		th *= 3
 		if th > (1<<31-1)/3 {
@@ -188,6 +193,30 @@ func computeParallelWorker(s *Settings, nblocks, limit int) int {
 		}
 	}
 	return min(w, limit)
+}
+
+// gatherResults adds every process's counters to the statement's (the
+// leader's first), as EXPLAIN reports them. ExecParallelFinish adds each
+// worker's WalUsage to the leader's pgWalUsage, and both report it:
+// pg_stat_wal counts a worker's WAL twice. A read-only transaction that
+// wrote WAL (hint-bit images) does not wait for it: RecordTransactionCommit
+// → XLogSetAsyncXactLSN.
+func (c *Cluster) gatherResults(res *StmtResult, all []*bufmgr.Backend) {
+	for i, be := range all {
+		res.Buf.Add(be.Buf)
+		res.IOReadNs += be.IOReadNs
+		res.WAL.Add(be.WAL)
+		if i > 0 {
+			c.statWALTwice.Records += be.WAL.Records
+			c.statWALTwice.FPI += be.WAL.FPI
+			c.statWALTwice.Bytes += be.WAL.Bytes
+		}
+		res.Rejects += be.Rejects
+		c.foldWAL(be)
+	}
+	if res.WAL.Records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
+		c.wakeWalWriter(c.now)
+	}
 }
 
 // newStream is the read stream a heap scan of rel uses: read_stream.c's from
@@ -353,27 +382,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 		return nil, err
 	}
 	c.finish(append(ps, &participant{be: leader}))
-	for i, be := range all {
-		res.Buf.Add(be.Buf)
-		res.IOReadNs += be.IOReadNs
-		res.WAL.Add(be.WAL)
-		if i > 0 {
-			// ExecParallelFinish adds each worker's WalUsage to the leader's
-			// pgWalUsage, and both report it: pg_stat_wal counts a worker's WAL twice.
-			c.statWALTwice.Records += be.WAL.Records
-			c.statWALTwice.FPI += be.WAL.FPI
-			c.statWALTwice.Bytes += be.WAL.Bytes
-		}
-		res.Rejects += be.Rejects
-		c.foldWAL(be)
-	}
-	// A read-only transaction that wrote WAL (hint-bit images) does not wait
-	// for it: RecordTransactionCommit → XLogSetAsyncXactLSN.
-	if res.WAL.Records > 0 {
-		if c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
-			c.wakeWalWriter(c.now)
-		}
-	}
+	c.gatherResults(res, all)
 	res.TimeNs = c.now - start
 	return res, nil
 }
