@@ -714,8 +714,8 @@ func (c *Cluster) btNewRoot(be *bufmgr.Backend, ix *btreeIndex, size, items int)
 
 // indexInsert is ExecInsertIndexTuples for one new row: each of the table's
 // indexes gets its key. A statement is a new session: its caches start empty.
-func (c *Cluster) indexInsert(be *bufmgr.Backend, rel *heap.Relation) error {
-	for _, ix := range c.sortedIndexes(rel) {
+func (c *Cluster) indexInsert(be *bufmgr.Backend, indexes []*btreeIndex) error {
+	for _, ix := range indexes {
 		if err := c.btInsert(be, ix); err != nil {
 			return err
 		}
