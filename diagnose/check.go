@@ -104,6 +104,9 @@ func (s *simulator) buildBase() recipe {
 	// the images' size when they are all hint-bit images (8,241 − hole bytes
 	// each, uncompressed).
 	tpp := -1
+	if m.Type == "Index Only Scan" {
+		tpp = 40
+	}
 	if m.Type == "Seq Scan" && m.RowsRead() > 0 {
 		tpp = int(math.Round(float64(m.RowsRead()) / float64(f.pages)))
 	}
@@ -136,7 +139,11 @@ func (s *simulator) buildBase() recipe {
 	}
 	r.cold = 2*m.SharedRead > m.Touched()
 	switch m.Type {
-	case "Index Scan", "Index Only Scan", "Bitmap Heap Scan":
+	case "Index Only Scan":
+		// count(*) by the planner's choice: the simulator takes the same
+		// path when the table has a btree and its pages are all-visible.
+		r.ios, r.iosVacuum = true, m.HeapFetches == 0
+	case "Index Scan", "Bitmap Heap Scan":
 		r.index = true
 		r.idxPages = max(1, m.Touched()-3) // root, internal, leaf
 		r.idxRows = max(r.idxPages, m.RowsRead())

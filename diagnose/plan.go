@@ -36,8 +36,10 @@ type Node struct {
 	ActualRows    float64 // per loop, as EXPLAIN prints it
 	// RemovedByFilter is "Rows Removed by Filter", per loop like ActualRows.
 	RemovedByFilter float64
-	Loops           float64
-	TotalMs         float64
+	// HeapFetches is an Index Only Scan's "Heap Fetches" (over all loops).
+	HeapFetches int64
+	Loops       float64
+	TotalMs     float64
 	// WorkersPlanned and WorkersLaunched are a Gather's.
 	WorkersPlanned, WorkersLaunched int
 	Counters
@@ -210,6 +212,7 @@ func parseNode(p *Plan, m map[string]any) *Node {
 		Type: str(m["Node Type"]), Operation: str(m["Operation"]), Relation: str(m["Relation Name"]),
 		Index: str(m["Index Name"]), ActualRows: num(m["Actual Rows"]), Loops: num(m["Actual Loops"]),
 		TotalMs: num(m["Actual Total Time"]), RemovedByFilter: num(m["Rows Removed by Filter"]),
+		HeapFetches: int64(num(m["Heap Fetches"])),
 	}
 	n.ParallelAware, _ = m["Parallel Aware"].(bool)
 	n.WorkersPlanned, n.WorkersLaunched = int(num(m["Workers Planned"])), int(num(m["Workers Launched"]))

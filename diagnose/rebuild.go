@@ -35,6 +35,9 @@ type recipe struct {
 	// NBuffers/4 so without a ring.
 	otherTables int
 	otherPages  int64
+	// ios: the read is count(*) by an Index Only Scan: an id btree, and (when
+	// the plan fetched no heap tuple) a VACUUM so that every page is all-visible.
+	ios, iosVacuum bool
 	// the read: a count(*) scan, or an index scan of idxRows rows on idxPages heap pages.
 	index             bool
 	idxRows, idxPages int64
@@ -107,6 +110,12 @@ func (r recipe) lines() []line {
 	}
 	if r.index {
 		add(roleNone, "index %s_key on=%s key=k distinct=%d correlation=0", r.rel, r.rel, r.idxDistinct)
+	}
+	if r.ios {
+		add(roleNone, "index %s_id on=%s", r.rel, r.rel)
+		if r.iosVacuum {
+			add(roleNone, "vacuum %s", r.rel)
+		}
 	}
 	if r.vacuumAfterLoad {
 		add(roleFix, "vacuum %s", r.rel)
