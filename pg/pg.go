@@ -70,10 +70,13 @@ func (l LSN) String() string { return fmt.Sprintf("%X/%X", uint64(l)>>32, uint32
 // Version is a PostgreSQL major version.
 type Version int
 
-// Supported versions.
+// Supported versions. DefaultVersion is what a cluster without version=
+// gets: the newest released profile, not necessarily MaxVersion (raising
+// MaxVersion must not change the output of an existing scenario).
 const (
-	MinVersion Version = 15
-	MaxVersion Version = 18
+	MinVersion     Version = 15
+	MaxVersion     Version = 18
+	DefaultVersion Version = 18
 )
 
 // BufState is the packed descriptor state word of buf_internals.h (15–18):

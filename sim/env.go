@@ -168,7 +168,7 @@ func argVal(a datadriven.CmdArg) (string, error) {
 func positional(a datadriven.CmdArg) bool { return len(a.Vals) == 0 }
 
 func (e *Env) cmdCluster(args []datadriven.CmdArg) (Output, error) {
-	v := pg.MaxVersion
+	v := pg.DefaultVersion
 	for _, a := range args {
 		if a.Key == "version" {
 			s, err := argVal(a)

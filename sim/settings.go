@@ -396,11 +396,11 @@ func WhatIfVariant(name, value string) bool {
 	if g == nil || !g.whatif {
 		return false
 	}
-	s := &Settings{Version: pg.MaxVersion, vals: map[string]int64{}, enums: map[string]string{}}
+	s := &Settings{Version: pg.DefaultVersion, vals: map[string]int64{}, enums: map[string]string{}}
 	if s.set(g, value) != nil {
 		return true
 	}
-	return s.Format(name) != g.def(pg.MaxVersion)
+	return s.Format(name) != g.def(pg.DefaultVersion)
 }
 
 // StorageConfig is the machine the settings describe.
