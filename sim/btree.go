@@ -289,6 +289,10 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 						unpinLeaf()
 						return nil, err
 					}
+					if err = c.checkOnAccessPrune(rel, blk); err != nil {
+						unpinLeaf()
+						return nil, err
+					}
 					heapBlk = blk
 					be.Now += costs.PageNs
 				}

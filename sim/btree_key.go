@@ -284,6 +284,9 @@ func (c *Cluster) heapFetch(be *bufmgr.Backend, rel *heap.Relation, visits []pg.
 				return err
 			}
 			cur, curBlk = b, blk
+			if err := c.checkOnAccessPrune(rel, blk); err != nil {
+				return err
+			}
 		}
 		c.fetchTuple(be, rel, cur, blk, hinted)
 	}

@@ -230,7 +230,7 @@ func (e *Env) cmdSet(args []datadriven.CmdArg) (Output, error) {
 			return Output{}, err
 		}
 		g := lookupGUC(a.Key)
-		if g != nil && g.restart && g.since <= next.Version {
+		if g != nil && g.restart && g.in(next.Version) {
 			if g.machine {
 				return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "describes the machine; give it on the cluster command"}
 			}

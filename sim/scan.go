@@ -217,7 +217,13 @@ func (c *Cluster) scanParticipant(be *bufmgr.Backend, ring *strategy.Ring, rel *
 	p := &participant{be: be, ring: ring}
 	p.step = func() (bool, error) {
 		b, blk, ok, err := stream.Next()
+		if err == nil && ok {
+			err = c.checkOnAccessPrune(rel, blk)
+		}
 		if err != nil || !ok {
+			if ok {
+				c.pool.Unpin(be, b)
+			}
 			stream.End()
 			return true, err
 		}
