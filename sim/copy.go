@@ -228,6 +228,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 			allFrozenSet := empty && freeze
 			if allFrozenSet {
 				rel.SetFlags(blk, heap.PageHinted|heap.PageAllVisible|heap.PageAllFrozen)
+				rel.ClearFlags(blk, heap.PagePrunable) // PageClearPrunable (19)
 			}
 			c.pool.MarkBufferDirty(be, b)
 			image := !empty && c.needsImage(c.pool.BufferLSN(b))

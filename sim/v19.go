@@ -9,32 +9,74 @@ import (
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
-// What PostgreSQL 19 changes that this file refuses rather than fakes.
+// On-access pruning that sets pages all-visible (PostgreSQL 19).
 //
 // 19 sets pd_prune_xid on every page a non-frozen INSERT or COPY writes
-// (heap_insert, heap_multi_insert: "Set pd_prune_xid on insert", 378a216187),
-// and a read-only scan that reaches such a page once it is nearly full
-// prunes it and may set it all-visible in the visibility map, WAL-logging an
-// XLOG_HEAP2_PRUNE_ON_ACCESS record with the VM bits (heap_page_prune_opt
-// with HEAP_PAGE_PRUNE_SET_VM, b46e1e54d0). Sequential, index and bitmap
-// scans all call heap_page_prune_opt. The simulator models neither the
-// record nor the page turning all-visible under a scan, so on 19 a scan that
-// reaches such a page is refused (errOnAccessPrune). A page with room left
-// (at least max(fillfactor reserve, BLCKSZ/10) free) is not pruned, and its
-// scan is modelled as in 18.
+// ("Set pd_prune_xid on insert", 378a216187), and a read-only scan — seq,
+// index or bitmap: SO_HINT_REL_READ_ONLY — that reaches such a page once it is
+// nearly full prunes it with HEAP_PAGE_PRUNE_SET_VM ("Allow on-access pruning
+// to set pages all-visible", b46e1e54d0). For the pages the simulator has
+// (live tuples of committed inserts, nothing to prune or freeze) that is:
+//
+//   - heap_page_prune_opt (pruneheap.c, 19): nothing unless pd_prune_xid is
+//     set and PageGetHeapFreeSpace is below max(fillfactor reserve,
+//     BLCKSZ/10); then the VM page is pinned (visibilitymap_pin, extending the
+//     fork), and kept pinned by the scan from page to page;
+//   - heap_prune_satisfies_vacuum hints every tuple (MarkBufferDirtyHint: an
+//     FPI_FOR_HINT with checksums when the page was last logged before the
+//     redo pointer);
+//   - heap_page_will_set_vm: on access, with nothing pruned or frozen, the VM
+//     is set only if the buffer is already dirty and needs no image
+//     (XLogCheckBufferNeedsBackup); then the page is set all-visible (not
+//     all-frozen: no freeze on access) in an XLOG_HEAP2_PRUNE_ON_ACCESS
+//     (log_heap_prune_and_freeze: heap page REGBUF_NO_IMAGE unless hint bits
+//     need WAL, the VM page as block 1, u16 flags and the conflict xid);
+//   - otherwise pd_prune_xid is just cleared (do_hint_prune: MarkBufferDirtyHint).
+//
+// Either way the page is not pruned again until another insert. The
+// inserting transaction must be visible to everyone
+// (GlobalVisTestIsRemovableXid); a scan inside a transaction block that has
+// written is refused rather than guessed.
+
+// vmPin is a scan's rs_vmbuffer: the VM page it keeps pinned.
+type vmPin struct {
+	buf pg.Buffer
+	blk pg.BlockNumber
+}
+
+// release unpins the VM page at the end of the scan.
+func (v *vmPin) release(c *Cluster, be *bufmgr.Backend) {
+	if v.buf != pg.InvalidBuffer {
+		c.pool.Unpin(be, v.buf)
+		v.buf = pg.InvalidBuffer
+	}
+}
+
+// pin is visibilitymap_pin for heap block blk.
+func (v *vmPin) pin(c *Cluster, be *bufmgr.Backend, rel *heap.Relation, blk pg.BlockNumber) error {
+	want := blk / heapBlocksPerVMPage
+	if v.buf != pg.InvalidBuffer && v.blk == want {
+		return nil
+	}
+	v.release(c, be)
+	b, _, err := c.forkReadBuf(be, rel, pg.VMFork, want, true)
+	if err != nil {
+		return err
+	}
+	v.buf, v.blk = b, want
+	return nil
+}
 
 // onAccessPrunable reports whether heap_page_prune_opt (pruneheap.c, 19)
-// would prune page blk of rel on access: the page has tuples and is not
-// all-visible (so its pd_prune_xid, set by the insert, is still there), and
-// PageGetHeapFreeSpace is below max(the fillfactor reserve, BLCKSZ/10). It
-// assumes the inserting transaction is visible to everyone (committed, no
-// older snapshot), which errs on the side of refusing.
+// prunes page blk of rel on access: pd_prune_xid set (the page is not
+// all-visible and has had an insert since it was last pruned) and
+// PageGetHeapFreeSpace below max(the fillfactor reserve, BLCKSZ/10).
 func onAccessPrunable(rel *heap.Relation, blk pg.BlockNumber) bool {
-	n := rel.Tuples(blk)
-	if n == 0 || rel.Flags(blk)&heap.PageAllVisible != 0 {
+	f := rel.Flags(blk)
+	if f&heap.PagePrunable == 0 || f&heap.PageAllVisible != 0 {
 		return false
 	}
-	return heapFreeSpace(rel, n) < pruneMinFree(rel.Shape.Fillfactor)
+	return heapFreeSpace(rel, rel.Tuples(blk)) < pruneMinFree(rel.Shape.Fillfactor)
 }
 
 // heapFreeSpace is PageGetHeapFreeSpace of a page holding n tuples of the
@@ -54,16 +96,49 @@ func pruneMinFree(fillfactor int) int {
 	return max(pg.BLCKSZ*(100-fillfactor)/100, pg.BLCKSZ/10)
 }
 
-// checkOnAccessPrune refuses, in 19, a scan reaching a page that on-access
-// pruning would set all-visible.
-func (c *Cluster) checkOnAccessPrune(rel *heap.Relation, blk pg.BlockNumber) error {
+// pruneOnAccess is heap_page_prune_opt for a read-only scan in 19 (nothing
+// before 19) of page blk in buffer b, pinned by be; vm is the scan's VM pin.
+func (c *Cluster) pruneOnAccess(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, vm *vmPin) error {
 	if c.S.Version < 19 || !onAccessPrunable(rel, blk) {
 		return nil
 	}
-	return fmt.Errorf("version=19: a scan of %s reaches page %d, which on-access pruning would set all-visible "+
-		"(heap_page_prune_opt with HEAP_PAGE_PRUNE_SET_VM: %d bytes free, below %d) — not modelled; "+
-		"VACUUM the table first, or give it a layout that leaves %d bytes free a page",
-		rel.Name, blk, heapFreeSpace(rel, rel.Tuples(blk)), pruneMinFree(rel.Shape.Fillfactor), pruneMinFree(rel.Shape.Fillfactor))
+	if c.txn.active && c.txn.wrote {
+		return fmt.Errorf("version=19: a scan of %s inside a transaction block that has written reaches page %d, "+
+			"which pd_prune_xid marks for pruning (heap_page_prune_opt): whether the inserting transaction is "+
+			"visible to everyone yet is not modelled; commit first", rel.Name, blk)
+	}
+	if err := vm.pin(c, be, rel, blk); err != nil {
+		return err
+	}
+	if rel.Flags(blk)&heap.PageHinted == 0 {
+		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
+		rel.SetFlags(blk, heap.PageHinted)
+	}
+	rel.ClearFlags(blk, heap.PagePrunable)
+	lsn := c.pool.BufferLSN(b)
+	if !c.pool.State(b).Has(pg.FlagDirty) || c.needsImage(lsn) {
+		// heap_page_will_set_vm declines; pd_prune_xid is cleared as a hint.
+		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
+		return nil
+	}
+	c.pool.MarkBufferDirty(be, b)
+	c.pool.MarkBufferDirty(be, vm.buf)
+	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber +
+		wal.SizeOfBlockHeader + wal.SizeOfBlockNumber + // the VM page, BKPBLOCK_SAME_REL
+		wal.SizeOfShortMainDataHdr + 2 + 4 // xl_heap_prune flags, conflict xid
+	nfpi := 0
+	if c.needsImage(c.pool.BufferLSN(vm.buf)) {
+		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vm.buf), 0)
+		nfpi++
+	}
+	rec, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
+	be.Now = now
+	c.pool.SetPageLSN(vm.buf, rec)
+	if c.pool.XLogHintBitIsNeeded() {
+		c.pool.SetPageLSN(b, rec) // registered REGBUF_STANDARD: heap_fpi_allowed
+	}
+	rel.SetFlags(blk, heap.PageAllVisible)
+	return nil
 }
 
 // vacuumPage19 is VACUUM's first pass over one page that is not yet
@@ -127,6 +202,7 @@ func (c *Cluster) vacuumPage19(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relati
 		c.pool.SetPageLSN(b, rec)
 	}
 	rel.SetFlags(blk, heap.PageAllVisible)
+	rel.ClearFlags(blk, heap.PagePrunable)
 	if doFreeze {
 		rel.SetFlags(blk, heap.PageAllFrozen)
 	}
