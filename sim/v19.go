@@ -127,6 +127,11 @@ func (c *Cluster) pruneOnAccess(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relat
 		wal.SizeOfBlockHeader + wal.SizeOfBlockNumber + // the VM page, BKPBLOCK_SAME_REL
 		wal.SizeOfShortMainDataHdr + 2 + 4 // xl_heap_prune flags, conflict xid
 	nfpi := 0
+	heapFPIAllowed := c.pool.XLogHintBitIsNeeded() || lsn == 0
+	if lsn == 0 { // REGBUF_FORCE_IMAGE (a page with no LSN: full_page_writes=off lets it get here)
+		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - c.imageHole(be, true, b, rel.Hole(blk))
+		nfpi++
+	}
 	if c.needsImage(c.pool.BufferLSN(vm.buf)) {
 		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vm.buf), 0)
 		nfpi++
@@ -134,8 +139,8 @@ func (c *Cluster) pruneOnAccess(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relat
 	rec, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
 	be.Now = now
 	c.pool.SetPageLSN(vm.buf, rec)
-	if c.pool.XLogHintBitIsNeeded() {
-		c.pool.SetPageLSN(b, rec) // registered REGBUF_STANDARD: heap_fpi_allowed
+	if heapFPIAllowed { // registered REGBUF_STANDARD, not REGBUF_NO_IMAGE
+		c.pool.SetPageLSN(b, rec)
 	}
 	rel.SetFlags(blk, heap.PageAllVisible)
 	return nil
@@ -171,7 +176,7 @@ func (c *Cluster) vacuumPage19(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relati
 		rel.SetFlags(blk, heap.PageHinted)
 	}
 	tookImage := be.WAL.FPI > fpiBefore
-	doHintPrune := f&heap.PageAllVisible == 0 // pd_prune_xid is set until the page turns all-visible
+	doHintPrune := f&heap.PagePrunable != 0 // pd_prune_xid set (by an insert), to be cleared
 	lsn := c.pool.BufferLSN(b)
 	doFreeze := f&heap.PageAllFrozen == 0 && (freeze || tookImage ||
 		doHintPrune && c.pool.XLogHintBitIsNeeded() && c.needsImage(lsn))
@@ -179,8 +184,10 @@ func (c *Cluster) vacuumPage19(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relati
 	c.pool.MarkBufferDirty(be, b)
 	c.pool.MarkBufferDirty(be, vmBuf)
 	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber
-	noImage := !doFreeze && !c.pool.XLogHintBitIsNeeded()
-	image := !noImage && (lsn == 0 || c.needsImage(lsn))
+	// REGBUF_FORCE_IMAGE for a page with no LSN; else REGBUF_NO_IMAGE when
+	// nothing is frozen and hint bits need no WAL.
+	noImage := lsn != 0 && !doFreeze && !c.pool.XLogHintBitIsNeeded()
+	image := lsn == 0 || !noImage && c.needsImage(lsn)
 	nfpi := 0
 	switch {
 	case image:
@@ -198,7 +205,7 @@ func (c *Cluster) vacuumPage19(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relati
 	rec, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
 	be.Now = now
 	c.pool.SetPageLSN(vmBuf, rec)
-	if !noImage {
+	if !noImage { // heap_fpi_allowed
 		c.pool.SetPageLSN(b, rec)
 	}
 	rel.SetFlags(blk, heap.PageAllVisible)

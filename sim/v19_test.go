@@ -218,3 +218,17 @@ func TestV19Examples(t *testing.T) {
 		})
 	}
 }
+
+// heap_page_will_freeze (pruneheap.c, 19) also freezes a page whose
+// pd_prune_xid VACUUM is about to clear when hint bits need WAL and the page
+// needs an image anyway (XLogCheckBufferNeedsBackup). ANALYZE hints every
+// page of t before the checkpoint (no images: their LSNs are past the redo
+// pointer then); VACUUM after the checkpoint finds nothing to hint, so 18
+// does not freeze: 100 VISIBLE records (59) + the VM image + pg_class,
+// 19,958 bytes. 19 freezes, and the frozen page goes in as an image: per
+// page 24 + 20 + 5 + (8,192 − 24) + VM ref 8 + 2 + 2 + 4 = 8,233, so
+// 823,300 + 8,197 + 5,861 = 837,358 bytes, 102 images, every page all-frozen.
+func TestV19VacuumFreezesOnPruneXid(t *testing.T) {
+	w := v19WAL(t, "table t pages=100 tuples_per_page=4\ninsert t\nanalyze t\ncheckpoint\nvacuum t\n", "on")
+	require.Equal(t, [2][2]int64{{19958, 101}, {837358, 101}}, w[5])
+}
