@@ -52,7 +52,7 @@ func init() {
 		// Example: set effective_io_concurrency=32
 		{"set", "set GUC=value ...", "change a run-time setting (restart-only settings are refused)", (*Env).cmdSet},
 		// Example: restart
-		{"restart", "restart", "shutdown checkpoint, shared buffers emptied, free list refilled", (*Env).cmdRestart},
+		{"restart", "restart", "shutdown checkpoint, shared buffers emptied, free list refilled (15–18)", (*Env).cmdRestart},
 		// Example: table big rows=131072 tuple_bytes=1832 autovacuum=off
 		{"table", "table NAME (rows=N | pages=N) [tuple_bytes=B | columns=(int4, text:1800, ...) | tuples_per_page=K] [fillfactor=F] [content=x|md5] [autovacuum=on|off]", "CREATE TABLE with a row shape; rows/pages is what insert loads", (*Env).cmdTable},
 		// Example: insert big

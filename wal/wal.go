@@ -297,7 +297,8 @@ func (w *WAL) Insert(now int64, u *Usage, totLen, nfpi int) (pg.LSN, int64) {
 }
 
 // advanceInsertBuffer initialises WAL page p; its slot last held page p−nbuf,
-// which must be written first (AdvanceXLInsertBuffer, PG15–18).
+// which must be written first (AdvanceXLInsertBuffer, PG15–19: 19 went back
+// to WALBufMappingLock, with the same rule for writing the old page).
 func (w *WAL) advanceInsertBuffer(now int64, u *Usage, p uint64) int64 {
 	nbuf := uint64(w.cfg.WalBuffers)
 	if p < nbuf {
