@@ -415,17 +415,18 @@ func (s *Settings) hiddenDefault(name string) bool {
 
 // WhatIfVariant reports whether name=value asks for a what-if variant of
 // the buffer manager (replacement, usage_max, reject, ring, freelist) other
-// than PostgreSQL's own behaviour, which a real server cannot run.
-func WhatIfVariant(name, value string) bool {
+// than version v's own behaviour, which a real server cannot run
+// (freelist=off is 19's own).
+func WhatIfVariant(v pg.Version, name, value string) bool {
 	g := lookupGUC(name)
 	if g == nil || !g.whatif {
 		return false
 	}
-	s := &Settings{Version: pg.DefaultVersion, vals: map[string]int64{}, enums: map[string]string{}}
+	s := &Settings{Version: v, vals: map[string]int64{}, enums: map[string]string{}}
 	if s.set(g, value) != nil {
 		return true
 	}
-	return s.Format(name) != g.def(pg.DefaultVersion)
+	return s.Format(name) != g.def(v)
 }
 
 // CheckModelled refuses a version=19 configuration the simulator cannot
