@@ -232,3 +232,28 @@ func TestV19VacuumFreezesOnPruneXid(t *testing.T) {
 	w := v19WAL(t, "table t pages=100 tuples_per_page=4\ninsert t\nanalyze t\ncheckpoint\nvacuum t\n", "on")
 	require.Equal(t, [2][2]int64{{19958, 101}, {837358, 101}}, w[5])
 }
+
+// TRUNCATE in 19 (InvalidateBuffer without StrategyFreeBuffer, which 19 no
+// longer has): a's buffers become invalid, usage 0, and stay where they are
+// for the clock hand — none on a free list — where 18 puts all of them on
+// the free list (TestTruncateRefillsFreeList).
+func TestV19TruncateLeavesBuffersToTheHand(t *testing.T) {
+	env, _ := run(t, `cluster version=19 io_method=sync shared_buffers=16MB data_checksums=off
+table a pages=1500 tuple_bytes=1832
+table b pages=1000 tuple_bytes=1832
+insert a
+insert b
+`)
+	require.Equal(t, 0, buffers(env)["(unused)"])
+	before := buffers(env)["a"]
+	require.Greater(t, before, 0)
+	_, err := env.Exec("truncate", argsOf("a"))
+	require.NoError(t, err)
+	require.Equal(t, 0, env.C.Pool().Control().FreeListLen())
+	require.Equal(t, before, buffers(env)["(unused)"])
+	for _, r := range env.C.Pool().Contents() {
+		if !r.Valid {
+			require.Equal(t, 0, r.Usage)
+		}
+	}
+}
