@@ -257,3 +257,14 @@ insert b
 		}
 	}
 }
+
+// A scan inside a transaction block that has inserted cannot know whether
+// the inserter is visible to everyone (it is not: it is this transaction),
+// which 19's on-access pruning asks; the model refuses rather than guess.
+func TestV19ScanInWritingTransactionRefused(t *testing.T) {
+	e := &Env{Seed: 1}
+	_, err := execAll(e, "cluster version=19 io_method=sync shared_buffers=16MB catalog_pins=off\nbegin\ntable t pages=10 tuples_per_page=4\ninsert t\nscan t\n")
+	require.EqualError(t, err, "version=19: a scan of t inside a transaction block that has written reaches page 0, "+
+		"which pd_prune_xid marks for pruning (heap_page_prune_opt): whether the inserting transaction is "+
+		"visible to everyone yet is not modelled; commit first")
+}
