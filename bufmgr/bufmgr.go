@@ -62,7 +62,7 @@ type Config struct {
 	Replacement string          // strategy.PolicyNames(); "" is clock
 	UsageMax    int             // cap of the usage count PinBuffer bumps to; 0 is BM_MAX_USAGE_COUNT (5)
 	Reject      strategy.Reject // what a BULKREAD ring does with a dirty buffer needing a WAL flush
-	NoFreeList  bool            // freelist=off: PostgreSQL 19's clock sweep without a free list
+	NoFreeList  bool            // freelist=off: PostgreSQL 19's clock sweep without a free list (always so for 19)
 }
 
 // Validate reports every problem with c, one line each.
@@ -132,6 +132,11 @@ type Pool struct {
 	repl     strategy.Replacement
 	maxUsage int
 	variant  bool // repl != nil || maxUsage < BM_MAX_USAGE_COUNT
+
+	// dirtyFlags is what MarkBufferDirty sets and MarkBufferDirtyHint's
+	// early exit tests: BM_DIRTY | BM_JUST_DIRTIED up to 18, BM_DIRTY in 19
+	// (MarkSharedBufferDirtyHint returns once the buffer is BM_DIRTY).
+	dirtyFlags pg.BufState
 }
 
 // NewPool builds an empty pool whose buffers are all on the free list.
@@ -142,7 +147,14 @@ func NewPool(c Config, w *wal.WAL) (*Pool, error) {
 	if c.Storage == nil {
 		c.Storage = storage.NewFlat()
 	}
-	p := &Pool{cfg: c, n: c.NBuffers, wal: w}
+	if c.Version >= 19 {
+		// 19 has no free list (2c78940527): StrategyGetBuffer is ring, then clock sweep.
+		c.NoFreeList = true
+	}
+	p := &Pool{cfg: c, n: c.NBuffers, wal: w, dirtyFlags: pg.FlagDirty | pg.FlagJustDirtied}
+	if c.Version >= 19 {
+		p.dirtyFlags = pg.FlagDirty
+	}
 	p.states = make([]pg.BufState, c.NBuffers+1)
 	p.tags = make([]pg.BufferTag, c.NBuffers+1)
 	p.ctl = strategy.NewControl(p.states)
@@ -375,7 +387,7 @@ func (p *Pool) getVictimBuffer(be *Backend, r *strategy.Ring) (pg.Buffer, error)
 		p.pinLocked(be, b)
 		s := p.states[b]
 		if s&pg.FlagDirty != 0 {
-			if r != nil && p.cfg.Reject == strategy.RejectPG && p.wal.NeedsFlush(p.bufLSN(b)) && r.RejectBuffer(b, fromRing) {
+			if r != nil && p.cfg.Reject == strategy.RejectPG && p.mayReject(s) && p.wal.NeedsFlush(p.bufLSN(b)) && r.RejectBuffer(b, fromRing) {
 				if p.tracer != nil {
 					ev := p.event(EvReject, be, b)
 					ev.For = p.traceFor
@@ -397,6 +409,15 @@ func (p *Pool) getVictimBuffer(be *Backend, r *strategy.Ring) (pg.Buffer, error)
 		p.invalidateVictim(b)
 		return b, nil
 	}
+}
+
+// mayReject is GetVictimBuffer's condition for asking StrategyRejectBuffer
+// beyond the dirty page needing a WAL flush: none up to 18; in 19 the buffer
+// must also be BM_PERMANENT (an unlogged relation's page may carry a fake
+// LSN, so XLogNeedsFlush means nothing for it). 19's other new condition,
+// from_ring, is one StrategyRejectBuffer checks itself (RejectBuffer).
+func (p *Pool) mayReject(s pg.BufState) bool {
+	return p.cfg.Version < 19 || s&pg.FlagPermanent != 0
 }
 
 // invalidateVictim is InvalidateVictimBuffer: drop the mapping entry, clear flags and usage; the pins stay.
@@ -477,26 +498,34 @@ func (p *Pool) ExtendOnDisk(now int64, id pg.RelID, nblocks int) {
 	}
 }
 
-// MarkBufferDirty sets BM_DIRTY | BM_JUST_DIRTIED; counts shared dirtied if it was clean.
+// MarkBufferDirty sets BM_DIRTY | BM_JUST_DIRTIED (BM_DIRTY in 19); counts shared dirtied if it was clean.
 func (p *Pool) MarkBufferDirty(be *Backend, b pg.Buffer) {
 	s := p.states[b]
 	if s&pg.FlagDirty == 0 {
 		be.Buf.Dirtied++
 	}
-	p.states[b] = s | pg.FlagDirty | pg.FlagJustDirtied
+	p.states[b] = s | p.dirtyFlags
 }
 
 // XLogHintBitIsNeeded is data_checksums || wal_log_hints.
 func (p *Pool) XLogHintBitIsNeeded() bool { return p.cfg.Checksums || p.cfg.WALLogHints }
 
 // MarkBufferDirtyHint is MarkBufferDirtyHint for a standard page with the given
-// hole (pd_upper − pd_lower): nothing if already DIRTY and JUST_DIRTIED;
-// otherwise, when hint bits need WAL (checksums or wal_log_hints) and the page
-// has not been logged since the redo pointer, an XLOG_FPI_FOR_HINT
-// (XLogSaveBufferForHint) whose LSN becomes the page LSN if this call dirties it.
+// hole (pd_upper − pd_lower): nothing if already DIRTY and JUST_DIRTIED (in
+// 19, MarkSharedBufferDirtyHint: already DIRTY); otherwise, when hint bits
+// need WAL (checksums or wal_log_hints) and the page has not been logged
+// since the redo pointer, an XLOG_FPI_FOR_HINT (XLogSaveBufferForHint) whose
+// LSN becomes the page LSN if this call dirties it.
+//
+// The two exits differ only for a page being written when the hint comes
+// (18 re-dirties it through BM_JUST_DIRTIED; 19's BufferBeginSetHintBits
+// refuses the hint while the writer holds the share-exclusive lock). A
+// simulated write is one step that no other backend interleaves with, and
+// outside a write BM_DIRTY implies BM_JUST_DIRTIED in ≤18, so both versions
+// give the same images, dirtied counts and page LSNs here.
 func (p *Pool) MarkBufferDirtyHint(be *Backend, b pg.Buffer, hole int) {
 	s := p.states[b]
-	if s&(pg.FlagDirty|pg.FlagJustDirtied) == pg.FlagDirty|pg.FlagJustDirtied {
+	if s&p.dirtyFlags == p.dirtyFlags {
 		return
 	}
 	var lsn pg.LSN
@@ -524,7 +553,7 @@ func (p *Pool) MarkBufferDirtyHint(be *Backend, b pg.Buffer, hole int) {
 		}
 		be.Buf.Dirtied++
 	}
-	p.states[b] = s | pg.FlagDirty | pg.FlagJustDirtied
+	p.states[b] = s | p.dirtyFlags
 }
 
 // pin is PinBuffer: the first pin by this backend bumps usage (to at most 5

@@ -30,6 +30,17 @@ type StreamConfig struct {
 // For 15 and 16 there are no read streams: NewReadStream returns a stream of
 // distance 1 without combining, which is what one ReadBufferExtended per
 // page amounts to.
+//
+// 19 reworked the distance (read_stream.c, 19: 8ca147d582, f63ca33790,
+// 6e36930f9a, cceb1bf45e) with the same max_pinned_buffers: a read-ahead
+// distance that doubles only when the consumer actually had to wait for a
+// read (a synchronous read counts as a wait), and a separate combine
+// distance, doubled by every read I/O up to io_combine_limit, that decides
+// when a pending read is big enough to start. Both decay by one for a read
+// that needed no I/O while none is in flight, but only after max_pinned
+// such reads since the last I/O (distance_decay_holdoff). At distance 1
+// with one buffer pinned the stream takes the fast path, which performs a
+// miss synchronously in the backend (READ_BUFFERS_SYNCHRONOUSLY).
 type ReadStream struct {
 	p    *Pool
 	be   *Backend
@@ -50,6 +61,12 @@ type ReadStream struct {
 	iosInFlight  int
 	ended        bool
 	seqBlock     pg.BlockNumber // seq_blocknum: where a read following the last one would start
+
+	// 19 (read_stream.c): distance is readahead_distance; these are the rest.
+	combineDistance int            // combine_distance
+	holdoff         int            // distance_decay_holdoff
+	fastPath        bool           // fast_path: one buffer pinned, distances 1, nothing in flight
+	seqUntil        pg.BlockNumber // seq_until_processed (advice)
 }
 
 type streamEntry struct {
@@ -57,13 +74,15 @@ type streamEntry struct {
 	blk    pg.BlockNumber
 	ioLen  int   // >0 on the first buffer of a read I/O: its length in blocks
 	doneAt int64 // completion time of an asynchronous read
+	sync   bool  // read already performed by the backend (19's fast path, READ_BUFFERS_SYNCHRONOUSLY)
 }
 
 // NewReadStream begins a stream over rel for backend be with ring r.
 func (p *Pool) NewReadStream(be *Backend, r *strategy.Ring, rel pg.RelID, cfg StreamConfig, next func() (pg.BlockNumber, bool)) *ReadStream {
-	s := &ReadStream{p: p, be: be, ring: r, rel: rel, next: next, cfg: cfg, distance: 1, seqBlock: pg.InvalidBlockNumber}
+	s := &ReadStream{p: p, be: be, ring: r, rel: rel, next: next, cfg: cfg, distance: 1, seqBlock: pg.InvalidBlockNumber,
+		combineDistance: 1, seqUntil: pg.InvalidBlockNumber}
 	switch {
-	case cfg.Version >= 18:
+	case cfg.Version >= 18: // and 19: the same max_pinned_buffers (read_stream_begin_impl)
 		s.maxIOs = cfg.MaxIOs
 		s.combine = cfg.IOCombineLimit
 		mp := (cfg.MaxIOs + 1) * cfg.IOCombineLimit
@@ -97,6 +116,9 @@ func (s *ReadStream) pinned() int { return len(s.queue) - s.head }
 // Next is read_stream_next_buffer: the next buffer, pinned and read, handed to
 // the caller (who must Unpin it), or false at the end of the stream.
 func (s *ReadStream) Next() (pg.Buffer, pg.BlockNumber, bool, error) {
+	if s.cfg.Version >= 19 {
+		return s.next19()
+	}
 	if s.pinned() == 0 {
 		if s.ended && s.pendingN == 0 {
 			return pg.InvalidBuffer, 0, false, nil
@@ -108,13 +130,7 @@ func (s *ReadStream) Next() (pg.Buffer, pg.BlockNumber, bool, error) {
 			return pg.InvalidBuffer, 0, false, nil
 		}
 	}
-	e := s.queue[s.head]
-	s.head++
-	if s.head > 256 && s.head*2 > len(s.queue) {
-		n := copy(s.queue, s.queue[s.head:])
-		s.queue = s.queue[:n]
-		s.head = 0
-	}
+	e := s.pop()
 	if e.ioLen > 0 { // WaitReadBuffers
 		before := s.be.Now
 		if s.p.io.Async() {
@@ -134,6 +150,18 @@ func (s *ReadStream) Next() (pg.Buffer, pg.BlockNumber, bool, error) {
 		return e.b, e.blk, true, err
 	}
 	return e.b, e.blk, true, nil
+}
+
+// pop takes the oldest pinned buffer off the queue.
+func (s *ReadStream) pop() streamEntry {
+	e := s.queue[s.head]
+	s.head++
+	if s.head > 256 && s.head*2 > len(s.queue) {
+		n := copy(s.queue, s.queue[s.head:])
+		s.queue = s.queue[:n]
+		s.head = 0
+	}
+	return e
 }
 
 func (s *ReadStream) getBlock() (pg.BlockNumber, bool) {
@@ -193,6 +221,18 @@ func (s *ReadStream) lookAhead() error {
 // I/O, otherwise the run of misses becomes one read.
 func (s *ReadStream) startPending() (bool, error) {
 	n := s.pendingN
+	advise := s.cfg.Advice && s.pendingStart != s.seqBlock
+	if s.cfg.Version >= 19 && s.cfg.Advice {
+		// 19: advice for a jump only if buffers are already pinned ahead of
+		// the consumer, and for the sequential run after a jump until the
+		// consumer reaches it (seq_until_processed).
+		if s.pendingStart == s.seqBlock {
+			advise = s.seqUntil != pg.InvalidBlockNumber
+		} else {
+			s.seqUntil = s.pendingStart
+			advise = s.pinned() > 0
+		}
+	}
 	if s.cfg.Version >= 18 {
 		limit := s.cfg.PinLimit - max(8, s.be.PinCount())
 		if limit < 0 {
@@ -220,8 +260,21 @@ func (s *ReadStream) startPending() (bool, error) {
 		s.queue = append(s.queue, streamEntry{b: b, blk: t.Block})
 		s.pendingStart++
 		s.pendingN--
-		if s.distance > 1 {
-			s.distance--
+		switch {
+		case s.cfg.Version < 19:
+			if s.distance > 1 {
+				s.distance--
+			}
+		case s.iosInFlight > 0: // 19: no decay while reads are in flight
+		case s.holdoff > 0:
+			s.holdoff--
+		default:
+			if s.distance > 1 {
+				s.distance--
+			}
+			if s.combineDistance > 1 {
+				s.combineDistance--
+			}
 		}
 		return true, nil
 	}
@@ -240,7 +293,7 @@ func (s *ReadStream) startPending() (bool, error) {
 		s.queue = append(s.queue, streamEntry{b: b, blk: t.Block})
 		got++
 	}
-	if s.cfg.Advice && s.pendingStart != s.seqBlock {
+	if advise {
 		s.p.io.Advise(s.be, pg.BufferTag{Rel: s.rel, Block: s.pendingStart}, got)
 	}
 	s.seqBlock = s.pendingStart + pg.BlockNumber(got)
@@ -262,4 +315,146 @@ func (s *ReadStream) End() {
 	}
 	s.queue = s.queue[:0]
 	s.head = 0
+}
+
+// next19 is read_stream_next_buffer of 19.
+func (s *ReadStream) next19() (pg.Buffer, pg.BlockNumber, bool, error) {
+	if s.fastPath {
+		return s.nextFast()
+	}
+	if s.pinned() == 0 {
+		if s.distance == 0 && s.pendingN == 0 {
+			return pg.InvalidBuffer, 0, false, nil
+		}
+		if err := s.lookAhead19(); err != nil {
+			return pg.InvalidBuffer, 0, false, err
+		}
+		if s.pinned() == 0 {
+			return pg.InvalidBuffer, 0, false, nil
+		}
+	}
+	e := s.pop()
+	if e.ioLen > 0 { // WaitReadBuffers
+		before := s.be.Now
+		neededWait := true // a synchronous read counts as a wait
+		switch {
+		case e.sync: // performed when it was started
+		case s.p.io.Async():
+			neededWait = e.doneAt > s.be.Now
+			s.be.Now = max(s.be.Now, e.doneAt)
+		default:
+			s.be.Now = s.p.io.SyncRead(s.be, pg.BufferTag{Rel: s.rel, Block: e.blk}, e.ioLen)
+		}
+		s.p.countReadTime(s.be, s.ring, s.be.Now-before)
+		s.iosInFlight--
+		if s.distance > 0 && neededWait {
+			s.distance = min(s.distance*2, s.maxPinned)
+		}
+		s.holdoff = s.maxPinned
+		if s.combineDistance > 0 && s.combineDistance < s.combine {
+			s.combineDistance = min(s.combineDistance*2, s.combine, s.maxPinned)
+		}
+		if s.cfg.Advice && e.blk == s.seqUntil {
+			s.seqUntil = pg.InvalidBlockNumber
+		}
+	}
+	if err := s.lookAhead19(); err != nil {
+		return e.b, e.blk, true, err
+	}
+	s.fastPath = s.iosInFlight == 0 && s.pinned() == 1 && s.distance == 1 && s.combineDistance == 1 && s.pendingN == 0
+	return e.b, e.blk, true, nil
+}
+
+// nextFast is 19's fast path: hand out the one pinned buffer and pin the
+// next block in its place; a miss is read at once, in the backend
+// (StartReadBuffer with READ_BUFFERS_SYNCHRONOUSLY), and ends the fast path.
+func (s *ReadStream) nextFast() (pg.Buffer, pg.BlockNumber, bool, error) {
+	e := s.pop()
+	blk, ok := s.getBlock()
+	if !ok {
+		s.ended, s.distance, s.combineDistance, s.fastPath = true, 0, 0, false
+		return e.b, e.blk, true, nil
+	}
+	t := pg.BufferTag{Rel: s.rel, Block: blk}
+	b, hit, err := s.p.PinForRead(s.be, t, s.ring)
+	if err != nil {
+		s.fastPath = false
+		return e.b, e.blk, true, err
+	}
+	if hit {
+		s.queue = append(s.queue, streamEntry{b: b, blk: blk})
+		return e.b, e.blk, true, nil
+	}
+	if s.cfg.Advice {
+		s.p.io.Advise(s.be, t, 1)
+	}
+	s.p.CountRead(s.be, s.ring, 1)
+	before := s.be.Now
+	s.be.Now = s.p.io.SyncRead(s.be, t, 1)
+	s.p.countReadTime(s.be, s.ring, s.be.Now-before)
+	s.queue = append(s.queue, streamEntry{b: b, blk: blk, ioLen: 1, sync: true})
+	s.iosInFlight = 1
+	s.seqBlock = blk + 1
+	s.fastPath = false
+	return e.b, e.blk, true, nil
+}
+
+// shouldLookAhead is read_stream_should_look_ahead (19).
+func (s *ReadStream) shouldLookAhead() bool {
+	if s.distance == 0 || s.iosInFlight >= s.maxIOs {
+		return false
+	}
+	if s.pendingN > 0 && s.pinned() == 0 && s.pendingN < s.combineDistance {
+		return true // keep building a read too small to be worth starting
+	}
+	return s.pinned()+s.pendingN < s.distance
+}
+
+// shouldIssueNow is read_stream_should_issue_now (19).
+func (s *ReadStream) shouldIssueNow() bool {
+	switch {
+	case s.pendingN == 0 || s.iosInFlight >= s.maxIOs:
+		return false
+	case s.distance == 0 || s.pendingN >= s.combineDistance:
+		return true
+	}
+	return s.pinned() == 0 && !s.shouldLookAhead()
+}
+
+// lookAhead19 is read_stream_look_ahead (19).
+func (s *ReadStream) lookAhead19() error {
+	for s.shouldLookAhead() {
+		if s.shouldIssueNow() {
+			if _, err := s.startPending(); err != nil {
+				return err
+			}
+			continue
+		}
+		blk, ok := s.getBlock()
+		if !ok {
+			s.ended, s.distance, s.combineDistance = true, 0, 0
+			break
+		}
+		if s.pendingN > 0 && s.pendingStart+pg.BlockNumber(s.pendingN) == blk {
+			s.pendingN++
+			continue
+		}
+		for s.pendingN > 0 {
+			started, err := s.startPending()
+			if err != nil {
+				return err
+			}
+			if !started || s.iosInFlight == s.maxIOs {
+				s.ungot = append(s.ungot, blk)
+				return nil
+			}
+		}
+		s.pendingStart, s.pendingN = blk, 1
+	}
+	if s.shouldIssueNow() {
+		if _, err := s.startPending(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -24,6 +24,10 @@ const (
 	PageHinted     uint8 = 1 << iota // every tuple has HEAP_XMIN_COMMITTED (or is frozen)
 	PageAllVisible                   // PD_ALL_VISIBLE and the VM's all-visible bit
 	PageAllFrozen                    // the VM's all-frozen bit
+	// PagePrunable: pd_prune_xid is set. 19 sets it on every insert
+	// (heap_insert, heap_multi_insert) and clears it when the page is pruned
+	// or set all-visible; only 19's model reads it.
+	PagePrunable
 )
 
 // Shape is a table's row shape.
@@ -153,6 +157,7 @@ func (r *Relation) AddPage() pg.BlockNumber {
 func (r *Relation) AddTuple(blk pg.BlockNumber, frozen bool) {
 	r.ntuples[blk]++
 	r.Rows++
+	r.flags[blk] |= PagePrunable
 	if !frozen {
 		r.flags[blk] &^= PageHinted | PageAllVisible | PageAllFrozen
 	}

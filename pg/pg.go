@@ -70,14 +70,24 @@ func (l LSN) String() string { return fmt.Sprintf("%X/%X", uint64(l)>>32, uint32
 // Version is a PostgreSQL major version.
 type Version int
 
-// Supported versions.
+// Supported versions. DefaultVersion is what a cluster without version=
+// gets: the newest released profile, not necessarily MaxVersion (raising
+// MaxVersion must not change the output of an existing scenario).
 const (
-	MinVersion Version = 15
-	MaxVersion Version = 18
+	MinVersion     Version = 15
+	MaxVersion     Version = 19
+	DefaultVersion Version = 18
 )
 
 // BufState is the packed descriptor state word of buf_internals.h (15–18):
 // 18 bits of shared refcount, 4 bits of usage count, 10 bits of flags.
+//
+// PostgreSQL 19 widened the word to 64 bits to hold the content lock
+// (BM_LOCK_*) and dropped BM_JUST_DIRTIED. The simulator keeps the 32-bit
+// word for every version: refcount, usage count and the flags it models sit
+// in the same bits, content locks are not simulated (one process acts at a
+// time, and a page write is one step), and 19's missing BM_JUST_DIRTIED is a
+// version-gated rule in package bufmgr, not a different layout.
 type BufState uint32
 
 // Layout of BufState, as in buf_internals.h.
@@ -93,7 +103,7 @@ const (
 	FlagValid          BufState = 1 << 24 // BM_VALID
 	FlagTagValid       BufState = 1 << 25 // BM_TAG_VALID
 	FlagIOInProgress   BufState = 1 << 26 // BM_IO_IN_PROGRESS
-	FlagJustDirtied    BufState = 1 << 28 // BM_JUST_DIRTIED
+	FlagJustDirtied    BufState = 1 << 28 // BM_JUST_DIRTIED (15–18; removed in 19)
 	FlagCheckpointNeed BufState = 1 << 30 // BM_CHECKPOINT_NEEDED
 	FlagPermanent      BufState = 1 << 31 // BM_PERMANENT
 )

@@ -260,10 +260,12 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 	from, to = max(from, 1), min(to, ix.keys)
 	tpp := int64(rel.Shape.TuplesPerPage())
 	heapBuf, heapBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	vm := &vmPin{} // 19's on-access pruning pins the VM page
 	defer func() { // on an error path too
 		if heapBuf != pg.InvalidBuffer {
 			c.pool.Unpin(be, heapBuf)
 		}
+		vm.release(c, be)
 	}()
 	hintedHere := map[pg.BlockNumber]int64{}
 	var err error
@@ -293,6 +295,10 @@ func (c *Cluster) indexScan(ix *btreeIndex, from, to int64) (*StmtResult, error)
 					heapBuf = pg.InvalidBuffer
 					if heapBuf, _, err = c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil); err != nil {
 						heapBuf = pg.InvalidBuffer
+						unpinLeaf()
+						return nil, err
+					}
+					if err = c.pruneOnAccess(be, heapBuf, rel, blk, vm); err != nil {
 						unpinLeaf()
 						return nil, err
 					}

@@ -267,10 +267,12 @@ func (c *Cluster) indexScanKey(ix *btreeIndex, from, to, rows, pages int64, sort
 // a checkpoint) when its page is not yet hinted.
 func (c *Cluster) heapFetch(be *bufmgr.Backend, rel *heap.Relation, visits []pg.BlockNumber) error {
 	cur, curBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	vm := &vmPin{} // 19's on-access pruning pins the VM page
 	defer func() {
 		if cur != pg.InvalidBuffer {
 			c.pool.Unpin(be, cur)
 		}
+		vm.release(c, be)
 	}()
 	hinted := map[pg.BlockNumber]int{}
 	for _, blk := range visits {
@@ -284,6 +286,9 @@ func (c *Cluster) heapFetch(be *bufmgr.Backend, rel *heap.Relation, visits []pg.
 				return err
 			}
 			cur, curBlk = b, blk
+			if err := c.pruneOnAccess(be, b, rel, blk, vm); err != nil {
+				return err
+			}
 		}
 		c.fetchTuple(be, rel, cur, blk, hinted)
 	}

@@ -65,7 +65,8 @@ var catalogPG18 = func() catalogProfile {
 }()
 
 // catalogFor picks the measured profile nearest the version: 15's for 15–17
-// (16 and 17 have not been measured yet), 18's for 18.
+// (16 and 17 have not been measured yet), 18's for 18 and 19 (19 has not
+// been measured: catalog_pins=off leaves the catalog out).
 func catalogFor(v pg.Version) *catalogProfile {
 	if v >= 18 {
 		return &catalogPG18

@@ -85,6 +85,9 @@ type mark struct {
 // cluster's PRNG (ANALYZE's block sampler, later fuzzing); the same seed and
 // commands give byte-identical results.
 func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
+	if err := s.CheckModelled(); err != nil {
+		return nil, err
+	}
 	w, err := wal.New(wal.Config{Version: s.Version, WalBuffers: s.WalBuffers(), Costs: walCosts(s)})
 	if err != nil {
 		return nil, err

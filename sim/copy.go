@@ -102,7 +102,8 @@ func multiInsertLen(n, tlen int, init, image bool, hole int) int {
 // FREEZE (the table created or truncated in this transaction, so the FSM is
 // skipped too) tuples are written frozen and a page that was empty when its
 // batch began is set all-visible and all-frozen, with an XLOG_HEAP2_VISIBLE
-// for the visibility map (15–18).
+// for the visibility map (15–18; in 19 the multi-insert record carries the
+// VM page).
 func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResult, error) {
 	if freeze && !c.txn.created[rel.ID] {
 		return nil, fmt.Errorf("copy %s freeze: %s", rel.Name, errCopyFreeze)
@@ -228,6 +229,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 			allFrozenSet := empty && freeze
 			if allFrozenSet {
 				rel.SetFlags(blk, heap.PageHinted|heap.PageAllVisible|heap.PageAllFrozen)
+				rel.ClearFlags(blk, heap.PagePrunable) // PageClearPrunable (19)
 			}
 			c.pool.MarkBufferDirty(be, b)
 			image := !empty && c.needsImage(c.pool.BufferLSN(b))
@@ -235,10 +237,25 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 			if image {
 				nfpi = 1
 			}
-			lsn, now := c.wal.Insert(be.Now, &be.WAL, multiInsertLen(k, tlen, empty, image, c.imageHole(be, image, b, rel.Hole(blk))), nfpi)
+			size := multiInsertLen(k, tlen, empty, image, c.imageHole(be, image, b, rel.Hole(blk)))
+			vmInRecord := allFrozenSet && c.S.Version >= 19
+			if vmInRecord {
+				// 19: no XLOG_HEAP2_VISIBLE; the multi-insert record registers
+				// the VM page as block 1 (heap_multi_insert, 19): same relation,
+				// flags 0, so an image when last logged before the redo pointer.
+				c.pool.MarkBufferDirty(be, vmBuf)
+				size += wal.SizeOfBlockHeader + wal.SizeOfBlockNumber
+				if c.needsImage(c.pool.BufferLSN(vmBuf)) {
+					size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vmBuf), 0)
+					nfpi++
+				}
+			}
+			lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
 			be.Now = now + int64(k)*costs.InsertTupleNs
 			c.pool.SetPageLSN(b, lsn)
-			if allFrozenSet {
+			if vmInRecord {
+				c.pool.SetPageLSN(vmBuf, lsn)
+			} else if allFrozenSet {
 				c.logVisible(be, b, vmBuf, rel.Hole(blk))
 			}
 		}

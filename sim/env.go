@@ -52,7 +52,7 @@ func init() {
 		// Example: set effective_io_concurrency=32
 		{"set", "set GUC=value ...", "change a run-time setting (restart-only settings are refused)", (*Env).cmdSet},
 		// Example: restart
-		{"restart", "restart", "shutdown checkpoint, shared buffers emptied, free list refilled", (*Env).cmdRestart},
+		{"restart", "restart", "shutdown checkpoint, shared buffers emptied, free list refilled (15–18)", (*Env).cmdRestart},
 		// Example: table big rows=131072 tuple_bytes=1832 autovacuum=off
 		{"table", "table NAME (rows=N | pages=N) [tuple_bytes=B | columns=(int4, text:1800, ...) | tuples_per_page=K] [fillfactor=F] [content=x|md5] [autovacuum=on|off]", "CREATE TABLE with a row shape; rows/pages is what insert loads", (*Env).cmdTable},
 		// Example: insert big
@@ -168,7 +168,7 @@ func argVal(a datadriven.CmdArg) (string, error) {
 func positional(a datadriven.CmdArg) bool { return len(a.Vals) == 0 }
 
 func (e *Env) cmdCluster(args []datadriven.CmdArg) (Output, error) {
-	v := pg.MaxVersion
+	v := pg.DefaultVersion
 	for _, a := range args {
 		if a.Key == "version" {
 			s, err := argVal(a)
@@ -230,7 +230,7 @@ func (e *Env) cmdSet(args []datadriven.CmdArg) (Output, error) {
 			return Output{}, err
 		}
 		g := lookupGUC(a.Key)
-		if g != nil && g.restart && g.since <= next.Version {
+		if g != nil && g.restart && g.in(next.Version) {
 			if g.machine {
 				return Output{}, &pg.SettingError{Name: a.Key, Value: val, Allowed: "describes the machine; give it on the cluster command"}
 			}

@@ -222,11 +222,12 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 	type scanState struct {
 		vmBuf, heapBuf pg.Buffer
 		vmBlk, heapBlk pg.BlockNumber
+		prune          vmPin // the heap fetch's own VM pin for pruning on access (19)
 	}
 	var states []*scanState
 	var ps []*participant
 	add := func(be *bufmgr.Backend) {
-		st := &scanState{vmBlk: pg.InvalidBlockNumber, heapBlk: pg.InvalidBlockNumber}
+		st := &scanState{vmBlk: pg.InvalidBlockNumber, heapBlk: pg.InvalidBlockNumber, prune: vmPin{buf: pg.InvalidBuffer}}
 		states = append(states, st)
 		p := &participant{be: be}
 		p.step = func() (bool, error) {
@@ -280,6 +281,9 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 						st.heapBuf = pg.InvalidBuffer
 						return true, err
 					}
+					if err = c.pruneOnAccess(be, st.heapBuf, rel, blk, &st.prune); err != nil {
+						return true, err
+					}
 					st.heapBlk = blk
 				}
 				c.fetchTuple(be, rel, st.heapBuf, blk, hinted)
@@ -309,6 +313,7 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 				}
 			}
 			st.vmBuf, st.heapBuf = pg.InvalidBuffer, pg.InvalidBuffer
+			st.prune.release(c, be)
 		}
 	}
 	if err := c.run(ps); err != nil {

@@ -219,6 +219,10 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 	if n == 0 || f&heap.PageAllVisible != 0 && (!freeze || f&heap.PageAllFrozen != 0) {
 		return
 	}
+	if c.S.Version >= 19 {
+		c.vacuumPage19(be, b, rel, blk, freeze, vmBuf)
+		return
+	}
 	fpiBefore := be.WAL.FPI
 	if f&heap.PageHinted == 0 {
 		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))

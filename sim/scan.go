@@ -237,10 +237,18 @@ func (c *Cluster) newStream(be *bufmgr.Backend, ring *strategy.Ring, rel *heap.R
 // (processPage) and releasing it.
 func (c *Cluster) scanParticipant(be *bufmgr.Backend, ring *strategy.Ring, rel *heap.Relation, stream *bufmgr.ReadStream) *participant {
 	p := &participant{be: be, ring: ring}
+	vm := &vmPin{} // rs_vmbuffer, for 19's on-access pruning
 	p.step = func() (bool, error) {
 		b, blk, ok, err := stream.Next()
+		if err == nil && ok {
+			err = c.pruneOnAccess(be, b, rel, blk, vm)
+		}
 		if err != nil || !ok {
+			if ok {
+				c.pool.Unpin(be, b)
+			}
 			stream.End()
+			vm.release(c, be)
 			return true, err
 		}
 		c.processPage(be, b, rel, blk)

@@ -32,8 +32,9 @@ type gucDef struct {
 	min, max int64
 	enum     []string
 	since    pg.Version
-	restart  bool // PGC_POSTMASTER (or fixed at initdb)
-	initdb   bool // data_checksums: chosen at initdb
+	until    pg.Version // the last version that has it (0: still there)
+	restart  bool       // PGC_POSTMASTER (or fixed at initdb)
+	initdb   bool       // data_checksums: chosen at initdb
 	modelled bool
 	// machine: not a PostgreSQL setting but the machine's (the OS page cache,
 	// readahead, the device), given on cluster; verify leaves it out.
@@ -46,6 +47,17 @@ type gucDef struct {
 }
 
 func fixed(s string) func(pg.Version) string { return func(pg.Version) string { return s } }
+
+// in reports whether version v has the setting.
+func (g *gucDef) in(v pg.Version) bool { return g.since <= v && (g.until == 0 || v <= g.until) }
+
+// unknownIn is the error for a setting version v does not have.
+func (g *gucDef) unknownIn(v pg.Version, value string) error {
+	if v < g.since {
+		return &pg.SettingError{Name: g.name, Value: value, Allowed: fmt.Sprintf("unrecognized configuration parameter in PostgreSQL %d (added in %d)", v, g.since)}
+	}
+	return &pg.SettingError{Name: g.name, Value: value, Allowed: fmt.Sprintf("unrecognized configuration parameter in PostgreSQL %d (removed after %d)", v, g.until)}
+}
 
 // gucs is the table of settings the scenario language knows, in name order when printed.
 var gucs = []gucDef{
@@ -76,7 +88,11 @@ var gucs = []gucDef{
 	{name: "io_combine_limit", kind: kindSize, unit: pg.UnitBlocks, min: 1, max: 128, since: 17, modelled: true, def: fixed("128kB"), doc: "largest combined read (17: up to 32 blocks)"},
 	{name: "io_max_combine_limit", kind: kindSize, unit: pg.UnitBlocks, min: 1, max: 128, since: 18, restart: true, modelled: true, def: fixed("128kB"), doc: "caps io_combine_limit"},
 	{name: "io_method", kind: kindEnum, enum: []string{"worker", "sync", "io_uring"}, since: 18, restart: true, modelled: true, def: fixed("worker"), doc: "asynchronous reads by I/O workers, or synchronous"},
-	{name: "io_workers", kind: kindInt, min: 1, max: 32, since: 18, modelled: true, def: fixed("3"), doc: "I/O worker processes"},
+	{name: "io_workers", kind: kindInt, min: 1, max: 32, since: 18, until: 18, modelled: true, def: fixed("3"), doc: "I/O worker processes (18; 19 has io_min_workers and io_max_workers)"},
+	{name: "io_min_workers", kind: kindInt, min: 1, max: 32, since: 19, modelled: false, def: fixed("2"),
+		doc: "19's I/O worker pool, grown on demand up to io_max_workers: not simulated (version=19 needs io_method=sync)"},
+	{name: "io_max_workers", kind: kindInt, min: 1, max: 32, since: 19, modelled: false, def: fixed("8"),
+		doc: "19's I/O worker pool, grown on demand up to io_max_workers: not simulated (version=19 needs io_method=sync)"},
 	{name: "max_connections", kind: kindInt, min: 1, max: 262143, restart: true, modelled: true, def: fixed("100"), doc: "enters MaxBackends, hence the pin limit"},
 	{name: "autovacuum_worker_slots", kind: kindInt, min: 1, max: 262143, since: 18, restart: true, modelled: true, def: fixed("16"), doc: "enters MaxBackends (18)"},
 	{name: "autovacuum_max_workers", kind: kindInt, min: 1, max: 262143, modelled: true,
@@ -130,8 +146,14 @@ var gucs = []gucDef{
 		doc: "what-if: the usage count a pin bumps to at most (PostgreSQL: 5; 1 makes the clock a second-chance policy)"},
 	{name: "reject", kind: kindEnum, enum: []string{"pg", "flush"}, restart: true, machine: true, whatif: true, modelled: true, def: fixed("pg"),
 		doc: "what-if: a BULKREAD ring's dirty buffer that needs a WAL flush (pg: StrategyRejectBuffer gives it up; flush: flush WAL and write it, like VACUUM's ring)"},
-	{name: "freelist", kind: kindBool, restart: true, machine: true, whatif: true, modelled: true, def: fixed("on"),
-		doc: "what-if: off removes the free list as PostgreSQL 19 did: buffers freed by DROP and TRUNCATE wait for the clock hand"},
+	{name: "freelist", kind: kindBool, restart: true, machine: true, whatif: true, modelled: true,
+		def: func(v pg.Version) string {
+			if v >= 19 {
+				return "off" // 19 has no free list; freelist=on is refused there
+			}
+			return "on"
+		},
+		doc: "what-if: off removes the free list as PostgreSQL 19 did: buffers freed by DROP and TRUNCATE wait for the clock hand (always off in 19)"},
 	{name: "ring", kind: kindInt, min: 1, max: 1<<30 - 1, restart: true, machine: true, whatif: true, modelled: true, def: fixed("auto"),
 		doc: "what-if: every ring's size in buffers (auto: PostgreSQL's sizes), capped at shared_buffers/8"},
 	{name: "wal_level", kind: kindEnum, enum: []string{"minimal", "replica", "logical"}, restart: true, modelled: false, def: fixed("replica"), doc: "replica assumed"},
@@ -161,7 +183,7 @@ func DefaultSettings(v pg.Version) (*Settings, error) {
 	s := &Settings{Version: v, vals: map[string]int64{}, enums: map[string]string{}}
 	for i := range gucs {
 		g := &gucs[i]
-		if g.since > v {
+		if !g.in(v) {
 			continue
 		}
 		if err := s.set(g, g.def(v)); err != nil {
@@ -174,7 +196,7 @@ func DefaultSettings(v pg.Version) (*Settings, error) {
 // Known reports whether the version has the setting.
 func (s *Settings) Known(name string) bool {
 	g := lookupGUC(name)
-	return g != nil && g.since <= s.Version
+	return g != nil && g.in(s.Version)
 }
 
 // Set parses and sets one setting. notice is non-empty for settings the model does not simulate.
@@ -183,8 +205,8 @@ func (s *Settings) Set(name, value string) (notice string, err error) {
 	if g == nil {
 		return "", &pg.SettingError{Name: name, Value: value, Allowed: "unrecognized configuration parameter (see 'pgbufsim help settings')"}
 	}
-	if g.since > s.Version {
-		return "", &pg.SettingError{Name: name, Value: value, Allowed: fmt.Sprintf("unrecognized configuration parameter in PostgreSQL %d (added in %d)", s.Version, g.since)}
+	if !g.in(s.Version) {
+		return "", g.unknownIn(s.Version, value)
 	}
 	if err := s.set(g, value); err != nil {
 		return "", err
@@ -201,6 +223,9 @@ func (s *Settings) set(g *gucDef, value string) error {
 	case kindBool:
 		switch strings.ToLower(value) {
 		case "on", "true", "yes", "1":
+			if g.name == "freelist" && s.Version >= 19 {
+				return bad("PostgreSQL 19 has no free list (2c78940527); freelist=on is a what-if for 15 to 18 only")
+			}
 			s.vals[g.name] = 1
 		case "off", "false", "no", "0":
 			s.vals[g.name] = 0
@@ -355,7 +380,7 @@ func (s *Settings) Format(name string) string {
 func (s *Settings) Names() []string {
 	var ns []string
 	for i := range gucs {
-		if gucs[i].since <= s.Version {
+		if gucs[i].in(s.Version) {
 			ns = append(ns, gucs[i].name)
 		}
 	}
@@ -394,17 +419,31 @@ func (s *Settings) hiddenDefault(name string) bool {
 
 // WhatIfVariant reports whether name=value asks for a what-if variant of
 // the buffer manager (replacement, usage_max, reject, ring, freelist) other
-// than PostgreSQL's own behaviour, which a real server cannot run.
-func WhatIfVariant(name, value string) bool {
+// than version v's own behaviour, which a real server cannot run
+// (freelist=off is 19's own).
+func WhatIfVariant(v pg.Version, name, value string) bool {
 	g := lookupGUC(name)
 	if g == nil || !g.whatif {
 		return false
 	}
-	s := &Settings{Version: pg.MaxVersion, vals: map[string]int64{}, enums: map[string]string{}}
+	s := &Settings{Version: v, vals: map[string]int64{}, enums: map[string]string{}}
 	if s.set(g, value) != nil {
 		return true
 	}
-	return s.Format(name) != g.def(pg.MaxVersion)
+	return s.Format(name) != g.def(v)
+}
+
+// CheckModelled refuses a version=19 configuration the simulator cannot
+// run faithfully: 19's io_method=worker (the default) starts io_min_workers
+// I/O workers and grows the pool on demand up to io_max_workers
+// (pgaio_worker_request_grow, method_worker.c), which is not modelled; nor
+// is io_uring, which 18 approximates by a worker pool of io_workers.
+func (s *Settings) CheckModelled() error {
+	if s.Version >= 19 && s.Enum("io_method") != "sync" {
+		return &pg.SettingError{Name: "io_method", Value: s.Enum("io_method"),
+			Allowed: "version=19: the I/O worker pool that grows between io_min_workers and io_max_workers is not modelled; give io_method=sync"}
+	}
+	return nil
 }
 
 // StorageConfig is the machine the settings describe.

@@ -212,8 +212,16 @@ func (r *runner) simple(sql func(*step) string) action {
 func (r *runner) actCluster(st *step) (action, error) {
 	checksums := false
 	var conf [][2]string
+	v := pg.DefaultVersion // rewrite puts the server's version first
 	for _, a := range st.args {
-		if len(a.Vals) == 1 && sim.WhatIfVariant(a.Key, a.Vals[0]) {
+		if a.Key == "version" && len(a.Vals) == 1 {
+			if n, err := strconv.Atoi(a.Vals[0]); err == nil {
+				v = pg.Version(n)
+			}
+		}
+	}
+	for _, a := range st.args {
+		if len(a.Vals) == 1 && sim.WhatIfVariant(v, a.Key, a.Vals[0]) {
 			return nil, fmt.Errorf("%s=%s: a what-if variant of the simulator; a PostgreSQL server cannot run it (compare variants with pgbufsim compare)", a.Key, a.Vals[0])
 		}
 		if a.Key == "version" || sim.Machine(a.Key) {

@@ -21,3 +21,14 @@ func TestVerifyRefusesWhatIf(t *testing.T) {
 		arg("replacement", "clock"), arg("usage_max", "5"), arg("reject", "pg"), arg("ring", "auto"), arg("freelist", "on")}})
 	require.NoError(t, err)
 }
+
+// freelist=off is PostgreSQL 19's own behaviour, so a 19 server can run it;
+// on 18 it is a what-if.
+func TestVerifyFreelistOffOn19(t *testing.T) {
+	arg := func(k, v string) datadriven.CmdArg { return datadriven.CmdArg{Key: k, Vals: []string{v}} }
+	r := &runner{}
+	_, err := r.actCluster(&step{cmd: "cluster", args: []datadriven.CmdArg{arg("version", "19"), arg("freelist", "off")}})
+	require.NoError(t, err)
+	_, err = r.actCluster(&step{cmd: "cluster", args: []datadriven.CmdArg{arg("version", "18"), arg("freelist", "off")}})
+	require.EqualError(t, err, "freelist=off: a what-if variant of the simulator; a PostgreSQL server cannot run it (compare variants with pgbufsim compare)")
+}

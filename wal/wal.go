@@ -76,10 +76,15 @@ func HeapInsert(tlen int, image bool, hole int) int {
 	return n + 5 + tlen - 23
 }
 
-// CheckpointRedo is XLOG_CHECKPOINT_REDO (17+): 4 bytes of main data; 0 where the version has none.
+// CheckpointRedo is XLOG_CHECKPOINT_REDO (17+): 4 bytes of main data (17:
+// a dummy int, 18: wal_level), 8 in 19 (xl_checkpoint_redo: wal_level and
+// data_checksum_version, CreateCheckPoint); 0 where the version has none.
 func CheckpointRedo(v pg.Version) int {
-	if v < 17 {
+	switch {
+	case v < 17:
 		return 0
+	case v >= 19:
+		return SizeOfXLogRecord + SizeOfShortMainDataHdr + 8
 	}
 	return SizeOfXLogRecord + SizeOfShortMainDataHdr + 4
 }
@@ -87,8 +92,20 @@ func CheckpointRedo(v pg.Version) int {
 // RunningXacts is XLOG_RUNNING_XACTS with nothing running (LogStandbySnapshot).
 const RunningXacts = SizeOfXLogRecord + SizeOfShortMainDataHdr + 24
 
-// CheckpointOnline is XLOG_CHECKPOINT_ONLINE with the 88-byte CheckPoint of 15–18.
+// CheckpointOnline is XLOG_CHECKPOINT_ONLINE (and _SHUTDOWN) with the
+// 88-byte CheckPoint of 15–18: 114 bytes.
 const CheckpointOnline = SizeOfXLogRecord + SizeOfShortMainDataHdr + 88
+
+// CheckpointRecord is the checkpoint record of version v: 19's CheckPoint
+// (pg_control.h) adds logicalDecodingEnabled after wal_level, widens
+// nextMultiOffset to 64 bits and appends dataChecksumState, 96 bytes with
+// alignment: 122.
+func CheckpointRecord(v pg.Version) int {
+	if v >= 19 {
+		return SizeOfXLogRecord + SizeOfShortMainDataHdr + 96
+	}
+	return CheckpointOnline
+}
 
 // XactCommit is a plain XLOG_XACT_COMMIT (xact_time only, no xinfo).
 const XactCommit = SizeOfXLogRecord + SizeOfShortMainDataHdr + 8
@@ -280,7 +297,8 @@ func (w *WAL) Insert(now int64, u *Usage, totLen, nfpi int) (pg.LSN, int64) {
 }
 
 // advanceInsertBuffer initialises WAL page p; its slot last held page p−nbuf,
-// which must be written first (AdvanceXLInsertBuffer, PG15–18).
+// which must be written first (AdvanceXLInsertBuffer, PG15–19: 19 went back
+// to WALBufMappingLock, with the same rule for writing the old page).
 func (w *WAL) advanceInsertBuffer(now int64, u *Usage, p uint64) int64 {
 	nbuf := uint64(w.cfg.WalBuffers)
 	if p < nbuf {
@@ -436,7 +454,7 @@ func (w *WAL) Checkpoint(now int64, u *Usage, v pg.Version) int64 {
 func (w *WAL) FinishCheckpoint(now int64, u *Usage) int64 {
 	_, now = w.Insert(now, u, RunningXacts, 0)
 	var end pg.LSN
-	end, now = w.Insert(now, u, CheckpointOnline, 0)
+	end, now = w.Insert(now, u, CheckpointRecord(w.cfg.Version), 0)
 	return w.Flush(now, u, end)
 }
 
@@ -446,7 +464,7 @@ func (w *WAL) FinishCheckpoint(now int64, u *Usage) int64 {
 func (w *WAL) ShutdownCheckpoint(now int64, u *Usage) int64 {
 	w.redo = bytePosToRecPtr(w.currBytePos)
 	var end pg.LSN
-	end, now = w.Insert(now, u, CheckpointOnline, 0)
+	end, now = w.Insert(now, u, CheckpointRecord(w.cfg.Version), 0)
 	return w.Flush(now, u, end)
 }
 

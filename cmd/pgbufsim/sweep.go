@@ -200,7 +200,7 @@ func checkVaries(f *scenario.File, varies []vary) error {
 		if st.Cmd != "cluster" {
 			continue
 		}
-		v := pg.MaxVersion
+		v := pg.DefaultVersion
 		for _, a := range st.Args {
 			if a.Key == "version" && len(a.Vals) == 1 {
 				if n, err := strconv.Atoi(a.Vals[0]); err == nil {
