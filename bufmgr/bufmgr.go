@@ -48,9 +48,10 @@ type Costs struct {
 type Config struct {
 	NBuffers    int
 	Version     pg.Version
-	Checksums   bool // data_checksums
-	WALLogHints bool // wal_log_hints
-	IOWorkers   int  // io_method=worker (18+): the I/O worker pool; 0 = synchronous reads
+	Checksums   bool         // data_checksums
+	WALLogHints bool         // wal_log_hints
+	IOWorkers   int          // io_method=worker (18+): the I/O worker pool; 0 = synchronous reads
+	IOPool      IOWorkerPool // 19: the pool's growth (Max 0: fixed at IOWorkers)
 	Costs       Costs
 	// Storage is the machine's page cache and device; it outlives the pool
 	// (a restart keeps it). Nil: storage.NewFlat, every read served by a page

@@ -15,10 +15,33 @@ import (
 // and the worker waits for the device. Otherwise (15–17, or io_method=sync)
 // the backend performs the read itself when it needs the data. Each process
 // has its own open files, hence its own readahead state.
+//
+// PostgreSQL 19's pool grows and shrinks (method_worker.c): it starts with
+// io_min_workers; when a worker takes a read and finds more queued than
+// there are workers (and no idle worker to wake), it asks the postmaster for
+// another (pgaio_worker_request_grow), which starts at most one every
+// io_worker_launch_interval, up to io_max_workers; a worker above the
+// minimum that stays idle for io_worker_idle_timeout exits. Modelled here:
+// the queue depth is counted when a read is submitted (the reads waiting for
+// a worker), a new worker can take reads once started (WorkerStartNs, a
+// postmaster fork), and idle workers above the minimum retire, highest first.
+// The wakeup-propagation heuristic that gates the request is not modelled.
 type IOModel struct {
 	costs   Costs
 	st      *storage.Storage
 	workers []ioWorker
+	pool    IOWorkerPool
+	// queued are the start times of submitted reads still waiting for a worker.
+	queued     []int64
+	lastLaunch int64
+}
+
+// IOWorkerPool configures PostgreSQL 19's growing I/O worker pool; Max 0
+// keeps the pool at its starting size (18's io_workers).
+type IOWorkerPool struct {
+	Min, Max                        int
+	LaunchIntervalNs, IdleTimeoutNs int64
+	StartNs                         int64 // a new worker's fork and start-up
 }
 
 type ioWorker struct {
@@ -27,7 +50,7 @@ type ioWorker struct {
 }
 
 func newIOModel(c Config, st *storage.Storage) *IOModel {
-	return &IOModel{costs: c.Costs, st: st, workers: make([]ioWorker, c.IOWorkers)}
+	return &IOModel{costs: c.Costs, st: st, workers: make([]ioWorker, c.IOWorkers), pool: c.IOPool, lastLaunch: -1 << 62}
 }
 
 // Async reports whether reads are performed by I/O workers.
@@ -49,17 +72,58 @@ func (m *IOModel) read(now int64, r *storage.Reader, t pg.BufferTag, nblocks int
 // StartAsync submits a read of nblocks from t at time now to the I/O workers
 // and returns when it completes.
 func (m *IOModel) StartAsync(now int64, t pg.BufferTag, nblocks int) int64 {
+	if m.pool.Max > 0 {
+		m.resize(now)
+	}
+	best := m.earliest()
+	start := max(now, m.workers[best].free)
+	if m.pool.Max > 0 && start > now {
+		// The read waits: with the reads already waiting, is the queue
+		// deeper than the pool? Ask for a worker (one per launch interval).
+		if len(m.queued)+1 > len(m.workers) && len(m.workers) < m.pool.Max && now >= m.lastLaunch+m.pool.LaunchIntervalNs {
+			m.workers = append(m.workers, ioWorker{free: now + m.pool.StartNs})
+			m.lastLaunch = now
+			best = m.earliest()
+			start = max(now, m.workers[best].free)
+		}
+		if start > now {
+			m.queued = append(m.queued, start)
+		}
+	}
+	w := &m.workers[best]
+	done := m.read(start, &w.files, t, nblocks)
+	w.free = done
+	return done
+}
+
+// earliest is the worker free soonest (the lowest numbered of those).
+func (m *IOModel) earliest() int {
 	best := 0
 	for i := range m.workers {
 		if m.workers[i].free < m.workers[best].free {
 			best = i
 		}
 	}
-	w := &m.workers[best]
-	done := m.read(max(now, w.free), &w.files, t, nblocks)
-	w.free = done
-	return done
+	return best
 }
+
+// resize forgets reads that have started by now and retires workers above
+// io_min_workers idle for io_worker_idle_timeout, the highest numbered first.
+func (m *IOModel) resize(now int64) {
+	q := m.queued[:0]
+	for _, s := range m.queued {
+		if s > now {
+			q = append(q, s)
+		}
+	}
+	m.queued = q
+	for len(m.workers) > m.pool.Min && m.workers[len(m.workers)-1].free+m.pool.IdleTimeoutNs <= now {
+		m.workers = m.workers[:len(m.workers)-1]
+	}
+}
+
+// Workers is the I/O worker pool's current size.
+func (m *IOModel) Workers() int { return len(m.workers) }
 
 // SyncRead performs a read of nblocks from t in the calling backend and returns its new time.
 func (m *IOModel) SyncRead(be *Backend, t pg.BufferTag, nblocks int) int64 {

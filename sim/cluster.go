@@ -93,7 +93,14 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 		return nil, err
 	}
 	ioWorkers := 0
-	if s.Version >= 18 && s.Enum("io_method") != "sync" {
+	var pool bufmgr.IOWorkerPool
+	switch {
+	case s.Version >= 19 && s.Enum("io_method") == "worker":
+		ioWorkers = int(s.Int("io_min_workers"))
+		pool = bufmgr.IOWorkerPool{Min: ioWorkers, Max: max(ioWorkers, int(s.Int("io_max_workers"))),
+			LaunchIntervalNs: s.Int("io_worker_launch_interval"), IdleTimeoutNs: s.Int("io_worker_idle_timeout"),
+			StartNs: costs.WorkerStartNs}
+	case s.Version >= 18 && s.Enum("io_method") != "sync":
 		ioWorkers = int(s.Int("io_workers"))
 	}
 	st, err := storage.New(s.StorageConfig())
@@ -103,7 +110,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	p, err := bufmgr.NewPool(bufmgr.Config{
 		NBuffers: s.NBuffers(), Version: s.Version,
 		Checksums: s.Bool("data_checksums"), WALLogHints: s.Bool("wal_log_hints"),
-		IOWorkers: ioWorkers, Costs: costs.Buf, Storage: st,
+		IOWorkers: ioWorkers, IOPool: pool, Costs: costs.Buf, Storage: st,
 		Replacement: s.Enum("replacement"), UsageMax: int(s.Int("usage_max")), Reject: s.reject(),
 		NoFreeList: !s.Bool("freelist"),
 	}, w)

@@ -37,8 +37,7 @@ func TestV19Settings(t *testing.T) {
 
 	e := &Env{Seed: 1}
 	for src, msg := range map[string]string{
-		"version=19":                             "io_method=worker: version=19: the I/O worker pool that grows between io_min_workers and io_max_workers is not modelled; give io_method=sync",
-		"version=19 io_method=io_uring":          "io_method=io_uring: version=19: the I/O worker pool that grows between io_min_workers and io_max_workers is not modelled; give io_method=sync",
+		"version=19 io_method=io_uring":          "io_method=io_uring: version=19: io_uring is not modelled; give io_method=worker or sync",
 		"version=19 io_method=sync freelist=on":  "freelist=on: PostgreSQL 19 has no free list (2c78940527); freelist=on is a what-if for 15 to 18 only",
 		"version=19 io_method=sync io_workers=3": "io_workers=3: unrecognized configuration parameter in PostgreSQL 19 (removed after 18)",
 		"version=18 io_min_workers=2":            "io_min_workers=2: unrecognized configuration parameter in PostgreSQL 18 (added in 19)",
@@ -204,9 +203,10 @@ func TestV19Examples(t *testing.T) {
 			for _, st := range f.Steps {
 				args := st.Args
 				if st.Cmd == "cluster" {
-					args = []datadriven.CmdArg{{Key: "version", Vals: []string{"19"}}, {Key: "io_method", Vals: []string{"sync"}}}
+					// 19's default io_method=worker: the growing I/O worker pool.
+					args = []datadriven.CmdArg{{Key: "version", Vals: []string{"19"}}}
 					for _, a := range st.Args {
-						if a.Key != "version" && a.Key != "io_method" {
+						if a.Key != "version" {
 							args = append(args, a)
 						}
 					}
