@@ -94,11 +94,10 @@ func (s *simulator) buildBase() recipe {
 			f.note("data_checksums: assumed off (the read dirtied pages without images; give --settings)")
 		}
 	}
-	if f.version >= 19 && r.get("io_method") != "sync" {
-		// The simulator models 19 with synchronous reads only (its I/O
-		// worker pool grows on demand, which is not modelled).
-		r = r.set("io_method", "sync")
-		f.note("io_method: rebuilt with sync, the only one the simulator models for PostgreSQL 19")
+	if f.version >= 19 && r.get("io_method") == "io_uring" {
+		// The simulator has no io_uring for 19: its worker pool stands in.
+		r = r.set("io_method", "worker")
+		f.note("io_method: io_uring is rebuilt as worker, which the simulator models for PostgreSQL 19")
 	}
 	r = r.set("max_wal_size", "64GB").set("checkpoint_timeout", "1d").set("autovacuum", "off")
 	r.rel = "t"
