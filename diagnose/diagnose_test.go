@@ -267,6 +267,25 @@ func TestBuffercache(t *testing.T) {
 	require.ErrorContains(t, err, `no "bufferid" column`)
 }
 
+// TestLockRowsIsNoRead: SELECT … FOR UPDATE writes lock records, whose
+// images are not hint bits: the same figures under a LockRows node are no
+// hint_bit_fpi finding.
+func TestLockRowsIsNoRead(t *testing.T) {
+	data, err := os.ReadFile("testdata/pg18/s1_cks-on_ckpt_r1_hot_scan_1.json")
+	require.NoError(t, err)
+	p, err := ParsePlan("p.json", data)
+	require.NoError(t, err)
+	require.True(t, p.ReadOnly())
+	p.Root = &Node{Type: "LockRows", Counters: p.Root.Counters, Children: []*Node{p.Root}}
+	require.False(t, p.ReadOnly())
+	r, err := Diagnose(&Input{PlanFile: "p.json", Plan: p, NoSimulate: true, Settings: map[string]string{"shared_buffers": "128MB"}})
+	require.NoError(t, err)
+	for _, f := range r.Findings {
+		require.NotEqual(t, KindHintBitFPI, f.Kind)
+		require.NotEqual(t, KindHintBitDirty, f.Kind)
+	}
+}
+
 func TestBadPlans(t *testing.T) {
 	good, err := os.ReadFile("testdata/pg18/s1_cks-on_ckpt_r1_hot_scan_2.json")
 	require.NoError(t, err)

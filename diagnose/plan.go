@@ -96,11 +96,14 @@ func (p *Plan) Walk(fn func(*Node)) {
 	walk(p.Root)
 }
 
-// ReadOnly reports whether the statement changes no table (no ModifyTable node).
+// ReadOnly reports whether the statement changes no table: no ModifyTable
+// node (INSERT, UPDATE, DELETE, MERGE, also inside a CTE) and no LockRows
+// (SELECT … FOR UPDATE/SHARE writes XLOG_HEAP_LOCK records, with images of
+// pages first changed since the checkpoint: not hint bits).
 func (p *Plan) ReadOnly() bool {
 	ro := true
 	p.Walk(func(n *Node) {
-		if n.Type == "ModifyTable" {
+		if n.Type == "ModifyTable" || n.Type == "LockRows" {
 			ro = false
 		}
 	})
