@@ -26,6 +26,20 @@ type table struct {
 	rel      *heap.Relation
 }
 
+// plainIfLong sets STORAGE PLAIN on a varlena column whose values are too
+// long for a 1-byte header (more than 126 bytes of data), so that no row of
+// more than TOAST_TUPLE_THRESHOLD is compressed and the simulated length
+// holds. Shorter values keep the default storage: with PLAIN, COPY would
+// store them with 4-byte headers (heap_fill_tuple packs only packable
+// columns), where INSERT … SELECT stores 1-byte ones (its projection's
+// descriptor has text's own storage), and the two loads would differ — as
+// they do not on an ordinary table.
+func (t *table) plainIfLong(col, n string) {
+	if v, err := strconv.Atoi(n); err == nil && v > 126 {
+		t.plain = append(t.plain, col)
+	}
+}
+
 // heapTupleHeader is MAXALIGN(SizeofHeapTupleHeader) for a row without nulls.
 const heapTupleHeader = 24
 
@@ -77,10 +91,10 @@ func newTable(st *step, env *sim.Env) (*table, error) {
 				expr = "'00000000-0000-0000-0000-000000000000'"
 			case "text", "varchar":
 				expr = "repeat('x', " + n + ")"
-				t.plain = append(t.plain, col)
+				t.plainIfLong(col, n)
 			case "bytea":
 				expr = "convert_to(repeat('x', " + n + "), 'UTF8')"
-				t.plain = append(t.plain, col)
+				t.plainIfLong(col, n)
 			default:
 				return nil, fmt.Errorf("table %s: no SQL translation for the column type %q", name, typ)
 			}
@@ -95,7 +109,7 @@ func newTable(st *step, env *sim.Env) (*table, error) {
 	t.fields = []string{"g"}
 	if pad := rel.PadLen(); pad >= 0 {
 		t.cols = append(t.cols, "pad text")
-		t.plain = append(t.plain, "pad")
+		t.plainIfLong("pad", strconv.Itoa(pad))
 		if rel.Content == "md5" {
 			t.exprs = append(t.exprs, fmt.Sprintf("rpad(md5(g::text), %d, md5((g+7)::text))", pad))
 			t.fields = append(t.fields, "md5")

@@ -2,8 +2,12 @@ package wal
 
 import "github.com/pgbufsim/pgbufsim/pg"
 
-// InitialRedo is the redo pointer of a freshly initialised cluster (New).
-func InitialRedo() pg.LSN { return bytePosToRecPtr(usableBytesInSeg) }
+// InitialRedo is the redo pointer of a freshly initialised cluster of
+// version v (New): the position of initdb's shutdown checkpoint record,
+// which ends where the new cluster's WAL starts.
+func InitialRedo(v pg.Version) pg.LSN {
+	return bytePosToRecPtr(usableBytesInSeg - uint64(pg.MaxAlign(CheckpointRecord(v))))
+}
 
 // recPtrToBytePos is XLogRecPtrToBytePos, the inverse of bytePosToRecPtr
 // and bytePosToEndRecPtr: the usable bytes before ptr.

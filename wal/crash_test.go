@@ -29,5 +29,8 @@ func TestRecovered(t *testing.T) {
 	w.Recovered(w.FlushLSN())
 	require.Equal(t, end, w.FlushLSN())
 	require.Equal(t, end, w.InsertLSN())
-	require.Equal(t, InitialRedo(), w.RedoRecPtr())
+	require.Equal(t, InitialRedo(0), w.RedoRecPtr())
+	// initdb's shutdown checkpoint record (114 bytes, 120 aligned) ends at
+	// the start, 0/1000028: its position is the segment's last 120 bytes.
+	require.Equal(t, pg.LSN(0x1000000-120), InitialRedo(15))
 }

@@ -181,16 +181,20 @@ const (
 )
 
 // New returns the WAL of a freshly started cluster: everything before the
-// start is written and flushed, and the redo pointer is the start.
+// start is written and flushed, and the redo pointer is that of initdb's
+// last (shutdown) checkpoint, whose record ends where the start is — so a
+// page logged at the start (by the DDL the model does not log) counts as
+// logged after the redo pointer, as it is on a server.
 func New(cfg Config) (*WAL, error) {
 	if cfg.WalBuffers < 4 {
 		return nil, &pg.SettingError{Name: "wal_buffers", Value: fmt.Sprint(cfg.WalBuffers), Allowed: "at least 4 pages (32kB)"}
 	}
 	w := &WAL{cfg: cfg}
-	// Start one segment in, as a new cluster's first checkpoint leaves it (0/1000028).
+	// Start one segment in (0/1000028), just past the shutdown checkpoint record.
 	w.currBytePos = usableBytesInSeg
 	start := w.InsertLSN()
-	w.write, w.flush, w.rqstWrite, w.redo = start, start, start, start
+	w.write, w.flush, w.rqstWrite = start, start, start
+	w.redo = InitialRedo(cfg.Version)
 	w.initPage = uint64(start) / pg.XLogBlcksz
 	return w, nil
 }
