@@ -120,8 +120,11 @@ func gather(in *Input) *facts {
 	case p.VersionLow == p.VersionHigh:
 		v = p.VersionLow
 	default:
-		v = p.VersionHigh
+		v = min(max(int(pg.DefaultVersion), p.VersionLow), p.VersionHigh)
 		f.note("version: the plan's field names fit PostgreSQL %d–%d; assumed %d (give --settings with server_version to be exact)", p.VersionLow, p.VersionHigh, v)
+	}
+	if p.TextNoWAL {
+		f.note("the text plan has no \"WAL:\" line: read as a statement that wrote no WAL (EXPLAIN prints the line only when WAL was written, and only with the WAL option)")
 	}
 	f.version = v
 	if v < int(pg.MinVersion) {

@@ -291,7 +291,8 @@ func TestBadPlans(t *testing.T) {
 	require.NoError(t, err)
 	for _, c := range []struct{ src, want string }{
 		{"", "empty file"},
-		{"Seq Scan on big (cost=0.00..1.00)", "not JSON"},
+		{"Seq Scan on big (cost=0.00..1.00)", "without ANALYZE"}, // a text plan, EXPLAIN alone
+		{"hello, world", "not JSON"},
 		{`{"a": 1}`, "not an EXPLAIN"},
 		{`[1, 2]`, "array of 2 elements"},
 		{`[{"Plan": {"Node Type": "Seq Scan", "Plan Rows": 10}}]`, "without ANALYZE"},
@@ -451,4 +452,64 @@ func TestRebuildIndexOnly(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(19), o.get("shared_read"), r.text()) // a seq scan would read the 150 heap pages
 	require.Equal(t, int64(0), o.get("shared_hit"))
+}
+
+// TestTextPlans: EXPLAIN's text format, as psql prints it. The VERBOSE
+// first read on PostgreSQL 15: the top node's Buffers, I/O Timings and WAL
+// lines, Execution Time, and the workers' own blocks under the scan (leader
+// = 6,000 − 1,810 − 2,120 = 2,070 pages read).
+func TestTextPlans(t *testing.T) {
+	in := load(t, "testdata/pg15/text-verbose-first-read.txt", "testdata/pg15/text-settings.csv", "")
+	p := in.Plan
+	require.Equal(t, Counters{SharedRead: 6000, SharedDirtied: 6000, SharedWritten: 3900, WALRecords: 6000, WALFPI: 6000,
+		WALBytes: 44502000, ReadMs: 51.577, WriteMs: 20.752}, p.Root.Counters)
+	require.InDelta(t, 132.346, p.ExecutionMs, 1e-9)
+	require.True(t, p.HasIOTiming)
+	scans := p.scans()
+	require.Len(t, scans, 1)
+	m := scans[0]
+	require.Equal(t, "Parallel Seq Scan on big", m.Label())
+	require.Len(t, m.Workers, 2)
+	require.Equal(t, int64(1810), m.Workers[0].SharedRead)
+	require.Equal(t, int64(15724040), m.Workers[1].WALBytes)
+	require.Equal(t, int64(24000), m.RowsRead()) // 8,000 a loop × 3
+	require.Equal(t, 2, p.gatherOf(m).WorkersLaunched)
+	in.NoSimulate = true
+	r, err := Diagnose(in)
+	require.NoError(t, err)
+	require.Equal(t, []string{KindHintBitFPI, KindRingAbandoned}, kinds(r))
+	require.Contains(t, strings.Join(finding(t, r, KindRingAbandoned).Evidence, "\n"), "(leader 2,070, worker 0: 1,810, worker 1: 2,120)")
+
+	for _, f := range []string{"text-index-only", "text-cold-hinted"} {
+		in := load(t, "testdata/pg15/"+f+".txt", "testdata/pg15/text-settings.csv", "")
+		in.NoSimulate = true
+		r, err := Diagnose(in)
+		require.NoError(t, err)
+		require.Empty(t, r.Findings, f)
+		require.Contains(t, strings.Join(r.Assumptions, "\n"), `no "WAL:" line`, f)
+	}
+	io := load(t, "testdata/pg15/text-index-only.txt", "", "")
+	require.Equal(t, "Index Only Scan using clean_id on clean", io.Plan.scans()[0].Label())
+	require.Equal(t, int64(0), io.Plan.scans()[0].HeapFetches)
+
+	// Seed 001's plan as text and as JSON: the same figures, the same findings.
+	txt := load(t, "testdata/seeds/seed001-first-read.txt", "testdata/seeds/seed001-settings.conf", "")
+	js := load(t, "testdata/seeds/seed001-first-read.json", "testdata/seeds/seed001-settings.conf", "")
+	require.Equal(t, js.Plan.Root.Counters, txt.Plan.Root.Counters)
+	require.Equal(t, js.Plan.ExecutionMs, txt.Plan.ExecutionMs)
+	require.Equal(t, [2]int{18, 19}, [2]int{txt.Plan.VersionLow, txt.Plan.VersionHigh}) // "buffers full" is 18+
+	txt.NoSimulate, js.NoSimulate = true, true
+	rt, err := Diagnose(txt)
+	require.NoError(t, err)
+	rj, err := Diagnose(js)
+	require.NoError(t, err)
+	require.Equal(t, kinds(rj), kinds(rt))
+
+	for src, want := range map[string]string{
+		" Seq Scan on t  (cost=0.00..1.00 rows=1 width=0)\n":                                                                "without ANALYZE",
+		" Seq Scan on t  (cost=0.00..1.00 rows=1 width=0) (actual time=0.01..0.02 rows=1 loops=1)\n Execution Time: 1 ms\n": `no "Buffers:" line`,
+	} {
+		_, err := ParsePlan("p.txt", []byte(src))
+		require.ErrorContains(t, err, want)
+	}
 }

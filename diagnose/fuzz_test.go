@@ -10,7 +10,7 @@ import (
 // export: an error or an answer, never a panic; a plan that parses is
 // diagnosed (without the simulations, which TestCorpus and the seed tests run).
 func FuzzDiagnose(f *testing.F) {
-	for _, glob := range []string{"testdata/pg15/*.json", "testdata/pg18/*_scan*.json", "testdata/seeds/*.json"} {
+	for _, glob := range []string{"testdata/pg15/*.json", "testdata/pg18/*_scan*.json", "testdata/seeds/*.json", "testdata/*/*.txt"} {
 		files, _ := filepath.Glob(glob)
 		for _, p := range files {
 			if b, err := os.ReadFile(p); err == nil {

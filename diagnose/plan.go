@@ -82,6 +82,9 @@ type Plan struct {
 	// VersionLow..VersionHigh is what the plan's field names allow (13..19).
 	VersionLow, VersionHigh int
 	HasIOTiming             bool
+	// TextNoWAL: a text-format plan without a "WAL:" line (no WAL, or the
+	// WAL option was not given: the text format cannot tell).
+	TextNoWAL bool
 }
 
 // Walk calls fn for every node, parents first.
@@ -122,9 +125,13 @@ const explainHint = "run the statement under EXPLAIN (ANALYZE, BUFFERS, WAL, FOR
 
 // ParsePlan reads EXPLAIN's JSON output: the array psql prints (or its one
 // element). PostgreSQL 13 to 19 field names are understood; a plan without
-// ANALYZE, BUFFERS or WAL is refused, naming the option to add.
+// ANALYZE, BUFFERS or WAL is refused, naming the option to add. The text
+// format is read too (plantext.go).
 func ParsePlan(file string, data []byte) (*Plan, error) {
 	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] != '[' && data[0] != '{' && isTextPlan(data) {
+		return parseTextPlan(file, data)
+	}
 	data = trimPsqlFrame(data)
 	if len(data) == 0 {
 		return nil, &InputError{file, "empty file; " + explainHint}
