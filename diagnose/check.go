@@ -27,7 +27,7 @@ type simulator struct {
 var carried = []string{
 	"data_checksums", "wal_log_hints", "full_page_writes", "wal_buffers", "wal_compression",
 	"wal_writer_delay", "wal_writer_flush_after", "effective_io_concurrency", "maintenance_io_concurrency",
-	"io_combine_limit", "io_max_combine_limit", "io_method", "io_workers", "max_connections",
+	"io_combine_limit", "io_max_combine_limit", "io_method", "io_workers", "io_min_workers", "io_max_workers", "max_connections",
 	"max_worker_processes", "max_parallel_workers", "max_parallel_workers_per_gather",
 	"parallel_leader_participation", "min_parallel_table_scan_size", "synchronize_seqscans",
 	"vacuum_buffer_usage_limit", "track_io_timing", "bgwriter_delay", "bgwriter_lru_maxpages",
