@@ -230,6 +230,9 @@ func (p *Pool) CreateRel(id pg.RelID, nblocks int, permanent bool) {
 // reallocating its mapping and page LSNs (for loads that know their size).
 func (p *Pool) ReserveBlocks(id pg.RelID, nblocks int) {
 	r := p.rels[id]
+	if p.cfg.Storage != nil {
+		p.cfg.Storage.Reserve(nblocks - r.nblocks)
+	}
 	if nblocks > cap(r.mapping) {
 		r.mapping = append(make([]pg.Buffer, 0, nblocks), r.mapping...)
 		r.lsn = append(make([]pg.LSN, 0, nblocks), r.lsn...)

@@ -169,6 +169,15 @@ func (c *pageCache) insert(f int32, blk uint32, readyAt int64) int32 {
 	return n
 }
 
+// reserve makes room for n more pages in one step (a load about to write
+// them), up to the cache's capacity: the page array then grows once.
+func (c *pageCache) reserve(n int) {
+	want := min(len(c.nodes)-len(c.free)+n, c.capacity) + 1 // [0] unused
+	if want > cap(c.nodes) {
+		c.nodes = slices.Grow(c.nodes, want-len(c.nodes))
+	}
+}
+
 // remove drops page n from the cache.
 func (c *pageCache) remove(n int32) {
 	p := &c.nodes[n]

@@ -96,6 +96,15 @@ func NewFlat() *Storage {
 // Config is the machine's description.
 func (s *Storage) Config() Config { return s.cfg }
 
+// Reserve tells the page cache that n pages are about to be written (an
+// INSERT or COPY of known size), so its bookkeeping grows once, not in steps.
+func (s *Storage) Reserve(n int) {
+	if s.flat || s.cache.capacity == 0 || n <= 0 {
+		return
+	}
+	s.cache.reserve(n)
+}
+
 // DeviceStats returns the device's request and byte counters.
 func (s *Storage) DeviceStats() (reads, writes, readBytes, writeBytes int64) {
 	return s.dev.Reads, s.dev.Writes, s.dev.ReadBytes, s.dev.WriteBytes
