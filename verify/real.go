@@ -954,7 +954,12 @@ func (r *runner) savePlan(ctx context.Context, st *step, raw []byte) error {
 					case bool:
 						rec[i] = map[bool]string{true: "t", false: "f"}[x]
 					default:
+						// The throwaway cluster's own paths (data_directory,
+						// config_file, the socket) mean nothing elsewhere.
 						rec[i] = fmt.Sprint(x)
+						if strings.Contains(rec[i], r.srv.Root) {
+							rec[i] = "<path>"
+						}
 					}
 				}
 				w.Write(rec)
