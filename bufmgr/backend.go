@@ -76,7 +76,19 @@ func (p *privateRefs) resize(size int) {
 }
 
 // addPrivate records one more pin of b; it reports whether the backend already held b.
+// Its fast path is a backend holding no pin, as between one page's release
+// and the next page's pin: no search of the array.
 func (be *Backend) addPrivate(b pg.Buffer) bool {
+	if be.nsmall == 0 && be.pins.n == 0 {
+		be.small[0] = pinEntry{b, 1}
+		be.nsmall = 1
+		return false
+	}
+	return be.addPrivateSlow(b)
+}
+
+// addPrivateSlow is addPrivate with pins already held: the array, then the table.
+func (be *Backend) addPrivateSlow(b pg.Buffer) bool {
 	for i := 0; i < be.nsmall; i++ {
 		if be.small[i].b == b {
 			be.small[i].n++
@@ -123,7 +135,18 @@ func (p *privateRefs) add(b pg.Buffer) bool {
 }
 
 // dropPrivate releases one pin of b; it reports whether that was the backend's last pin of b.
+// Its fast path is b the only buffer held, once: no search.
 func (be *Backend) dropPrivate(b pg.Buffer) bool {
+	if be.nsmall == 1 && be.small[0].b == b && be.small[0].n == 1 {
+		be.small[0] = pinEntry{}
+		be.nsmall = 0
+		return true
+	}
+	return be.dropPrivateSlow(b)
+}
+
+// dropPrivateSlow is dropPrivate for the other cases.
+func (be *Backend) dropPrivateSlow(b pg.Buffer) bool {
 	for i := 0; i < be.nsmall; i++ {
 		if be.small[i].b != b {
 			continue
