@@ -176,6 +176,30 @@ func (s *ReadStream) getBlock() (pg.BlockNumber, bool) {
 	return s.next()
 }
 
+// addBlock is the step read_stream_look_ahead takes with the next block (17,
+// 18 and 19 alike): it extends the pending read when the block follows it;
+// otherwise the pending read is started and the block becomes the new
+// pending read — unless the read could not start or the I/Os are all in
+// flight, when the block is kept for later and the look-ahead stops.
+func (s *ReadStream) addBlock(blk pg.BlockNumber) (stop bool, err error) {
+	if s.pendingN > 0 && s.pendingStart+pg.BlockNumber(s.pendingN) == blk {
+		s.pendingN++
+		return false, nil
+	}
+	for s.pendingN > 0 {
+		started, err := s.startPending()
+		if err != nil {
+			return true, err
+		}
+		if !started || s.iosInFlight == s.maxIOs {
+			s.ungot = append(s.ungot, blk)
+			return true, nil
+		}
+	}
+	s.pendingStart, s.pendingN = blk, 1
+	return false, nil
+}
+
 // lookAhead is read_stream_look_ahead.
 func (s *ReadStream) lookAhead() error {
 	for s.iosInFlight < s.maxIOs && s.pinned()+s.pendingN < s.distance {
@@ -191,21 +215,9 @@ func (s *ReadStream) lookAhead() error {
 			s.distance = 0
 			break
 		}
-		if s.pendingN > 0 && s.pendingStart+pg.BlockNumber(s.pendingN) == blk {
-			s.pendingN++
-			continue
+		if stop, err := s.addBlock(blk); stop || err != nil {
+			return err
 		}
-		for s.pendingN > 0 {
-			started, err := s.startPending()
-			if err != nil {
-				return err
-			}
-			if !started || s.iosInFlight == s.maxIOs {
-				s.ungot = append(s.ungot, blk)
-				return nil
-			}
-		}
-		s.pendingStart, s.pendingN = blk, 1
 	}
 	if s.pendingN > 0 && (s.pendingN == s.combine || (s.pendingN >= s.distance && s.pinned() == 0) || s.distance == 0) &&
 		s.iosInFlight < s.maxIOs {
@@ -435,21 +447,9 @@ func (s *ReadStream) lookAhead19() error {
 			s.ended, s.distance, s.combineDistance = true, 0, 0
 			break
 		}
-		if s.pendingN > 0 && s.pendingStart+pg.BlockNumber(s.pendingN) == blk {
-			s.pendingN++
-			continue
+		if stop, err := s.addBlock(blk); stop || err != nil {
+			return err
 		}
-		for s.pendingN > 0 {
-			started, err := s.startPending()
-			if err != nil {
-				return err
-			}
-			if !started || s.iosInFlight == s.maxIOs {
-				s.ungot = append(s.ungot, blk)
-				return nil
-			}
-		}
-		s.pendingStart, s.pendingN = blk, 1
 	}
 	if s.shouldIssueNow() {
 		if _, err := s.startPending(); err != nil {
