@@ -13,7 +13,6 @@ import (
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
-	"github.com/pgbufsim/pgbufsim/sim"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/trace"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -264,13 +263,13 @@ func BenchmarkReadBufferHit(b *testing.B) {
 }
 
 // runScenario runs scenario text and returns each step's output.
-func runScenario(b *testing.B, name, src string) []sim.Output {
+func runScenario(b *testing.B, name, src string) []scenario.Output {
 	f, err := scenario.Parse(name, src)
 	if err != nil {
 		b.Fatal(err)
 	}
-	env := &sim.Env{Seed: 1}
-	outs := make([]sim.Output, len(f.Steps))
+	env := &scenario.Env{Seed: 1}
+	outs := make([]scenario.Output, len(f.Steps))
 	for i, st := range f.Steps {
 		if outs[i], err = env.Exec(st.Cmd, st.Args); err != nil {
 			b.Fatalf("%s:%d: %v", name, st.Line, err)
@@ -280,7 +279,7 @@ func runScenario(b *testing.B, name, src string) []sim.Output {
 }
 
 // relBuffers is a relation's buffer count from show buffercache's JSON.
-func relBuffers(o sim.Output, name string) int {
+func relBuffers(o scenario.Output, name string) int {
 	for _, r := range o.JSON.(map[string]any)["relations"].([]map[string]any) {
 		if r["name"] == name {
 			return r["buffers"].(int)
@@ -299,7 +298,7 @@ func BenchmarkScenario(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var outs []sim.Output
+			var outs []scenario.Output
 			for i := 0; i < b.N; i++ {
 				outs = runScenario(b, name+".scn", string(src))
 			}
@@ -355,11 +354,11 @@ scan hot repeat=6
 	if err != nil {
 		b.Fatal(err)
 	}
-	var scan, bc sim.Output
+	var scan, bc scenario.Output
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		env := &sim.Env{Seed: 1}
+		env := &scenario.Env{Seed: 1}
 		for _, st := range sf.Steps {
 			if _, err := env.Exec(st.Cmd, st.Args); err != nil {
 				b.Fatal(strings.TrimSpace(st.Text), ": ", err)
@@ -405,7 +404,7 @@ func benchAfterSetup(b *testing.B, cmd string) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		env := &sim.Env{Seed: 1}
+		env := &scenario.Env{Seed: 1}
 		for _, s := range setup.Steps {
 			if _, err := env.Exec(s.Cmd, s.Args); err != nil {
 				b.Fatal(err)
@@ -504,11 +503,11 @@ checkpoint
 	if err != nil {
 		b.Fatal(err)
 	}
-	var out sim.Output
+	var out scenario.Output
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		env := &sim.Env{Seed: 1}
+		env := &scenario.Env{Seed: 1}
 		for _, st := range sf.Steps {
 			if _, err := env.Exec(st.Cmd, st.Args); err != nil {
 				b.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/pgbufsim/pgbufsim/scenario"
-	"github.com/pgbufsim/pgbufsim/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -101,8 +100,8 @@ func TestReplayMatchesReferenceClock(t *testing.T) {
 
 			sc, err := scenario.Parse("replay.scn", "cluster version=18 shared_buffers=32MB\nreplay "+path+" format=oraclegeneral\n")
 			require.NoError(t, err)
-			env := &sim.Env{Seed: 1, CheckInvariants: true}
-			var out sim.Output
+			env := &scenario.Env{Seed: 1, CheckInvariants: true}
+			var out scenario.Output
 			for _, st := range sc.Steps {
 				out, err = env.Exec(st.Cmd, st.Args)
 				require.NoError(t, err)

@@ -7,8 +7,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
-	"github.com/pgbufsim/pgbufsim/sim"
 )
 
 // simulator rebuilds the plan's situation and runs each finding's fixes.
@@ -68,13 +68,13 @@ func (s *simulator) buildBase() recipe {
 		"that no other checkpoint runs. Edit and rerun: pgbufsim run FILE.scn",
 	}
 	r = r.set("shared_buffers", sizeKB(int64(f.nbuffers)))
-	defaults, _ := sim.DefaultSettings(pg.Version(f.version))
+	defaults, _ := cluster.DefaultSettings(pg.Version(f.version))
 	for _, name := range carried {
 		v, ok := f.settings[name]
 		if !ok || defaults == nil {
 			continue
 		}
-		probe, _ := sim.DefaultSettings(pg.Version(f.version))
+		probe, _ := cluster.DefaultSettings(pg.Version(f.version))
 		if _, err := probe.Set(name, v); err != nil {
 			f.note("%s=%s is left at the simulator's default in the rebuilt scenario: %v", name, v, err)
 			continue
@@ -279,7 +279,7 @@ func (s *simulator) check(fd *Finding) error {
 		vs = []variant{vacuum, freeze}
 	case KindWALBuffersFull:
 		figure = func(o *outcome) float64 { return float64(o.get("wal_buffers_full")) }
-		probe, _ := sim.DefaultSettings(pg.Version(base.version))
+		probe, _ := cluster.DefaultSettings(pg.Version(base.version))
 		cur := int64(0)
 		if probe != nil {
 			for _, g := range base.gucs {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/scenario"
-	"github.com/pgbufsim/pgbufsim/sim"
 )
 
 // A recipe is the situation a plan came from, rebuilt as a scenario: the
@@ -170,7 +169,7 @@ func (r recipe) text() string {
 
 // outcome is what a rebuilt scenario measured.
 type outcome struct {
-	read     map[string]any // the read's EXPLAIN figures (sim.StmtResult.JSON)
+	read     map[string]any // the read's EXPLAIN figures (cluster.StmtResult.JSON)
 	load     map[string]any // the load's
 	fix      map[string]any // the fix step's (VACUUM, the early read), if any
 	buffers  map[string]int // pg_buffercache after the read, by relation
@@ -220,7 +219,7 @@ func simulate(r recipe, seed uint64) (*outcome, error) {
 	if len(roles) != len(f.Steps) {
 		return nil, fmt.Errorf("rebuilt scenario: %d lines, %d steps", len(roles), len(f.Steps))
 	}
-	env := &sim.Env{Seed: seed}
+	env := &scenario.Env{Seed: seed}
 	o := &outcome{buffers: map[string]int{}}
 	for i, st := range f.Steps {
 		out, err := env.Exec(st.Cmd, st.Args)

@@ -15,14 +15,15 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
-	"github.com/pgbufsim/pgbufsim/sim"
+	"github.com/pgbufsim/pgbufsim/scenario"
 )
 
 // runner holds the real side's state while a scenario runs.
 type runner struct {
 	srv            *Server
-	env            *sim.Env // the simulator after its whole run (for table shapes)
+	env            *scenario.Env // the simulator after its whole run (for table shapes)
 	name           string
 	rep            *Report
 	progress       io.Writer
@@ -221,10 +222,10 @@ func (r *runner) actCluster(st *step) (action, error) {
 		}
 	}
 	for _, a := range st.args {
-		if len(a.Vals) == 1 && sim.WhatIfVariant(v, a.Key, a.Vals[0]) {
+		if len(a.Vals) == 1 && cluster.WhatIfVariant(v, a.Key, a.Vals[0]) {
 			return nil, fmt.Errorf("%s=%s: a what-if variant of the simulator; a PostgreSQL server cannot run it (compare variants with pgbufsim compare)", a.Key, a.Vals[0])
 		}
-		if a.Key == "version" || sim.Machine(a.Key) {
+		if a.Key == "version" || cluster.Machine(a.Key) {
 			continue // the machine is whatever the server runs on
 		}
 		v := a.Vals[0]

@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgbufsim/pgbufsim/heap"
-	"github.com/pgbufsim/pgbufsim/sim"
+	"github.com/pgbufsim/pgbufsim/scenario"
 )
 
 // table is a scenario table's SQL: columns whose heap tuples have the
@@ -47,7 +47,7 @@ const heapTupleHeader = 24
 // columns=(…) become those columns; otherwise (id int4, pad text) with pad's
 // length chosen so the tuple has the simulated length (a 1-byte varlena
 // header up to 126 bytes, else a 4-byte header at int alignment: 32 + length).
-func newTable(st *step, env *sim.Env) (*table, error) {
+func newTable(st *step, env *scenario.Env) (*table, error) {
 	name := st.args[0].Key
 	rel, ok := env.C.Relation(name)
 	if !ok {

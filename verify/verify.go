@@ -10,7 +10,6 @@ import (
 	"github.com/cockroachdb/datadriven"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
-	"github.com/pgbufsim/pgbufsim/sim"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
@@ -65,7 +64,7 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 	rep.Notes = append(rep.Notes, notes...)
 
 	// The simulator, at the server's major version.
-	env := &sim.Env{Seed: o.Seed}
+	env := &scenario.Env{Seed: o.Seed}
 	for i := range steps {
 		st := &steps[i]
 		if env.C != nil {

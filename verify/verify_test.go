@@ -8,7 +8,6 @@ import (
 	"github.com/cockroachdb/datadriven"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
-	"github.com/pgbufsim/pgbufsim/sim"
 	"github.com/stretchr/testify/require"
 )
 
@@ -63,7 +62,7 @@ func TestRewriteForVersion(t *testing.T) {
 // The SQL row reproduces the simulated tuple length: 24-byte header + int4 +
 // a varlena pad (1-byte header up to 126 bytes of text, else a 4-byte one).
 func TestTableSQL(t *testing.T) {
-	env := &sim.Env{}
+	env := &scenario.Env{}
 	_, err := env.Exec("cluster", []datadriven.CmdArg{{Key: "version", Vals: []string{"15"}}})
 	require.NoError(t, err)
 	cases := []struct {

@@ -9,12 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/pgbufsim/pgbufsim/sim"
+	"github.com/pgbufsim/pgbufsim/scenario"
 )
 
 // # Animation
 //
-// Animate turns a recording's pool-map frames (sim.Frame: one after every
+// Animate turns a recording's pool-map frames (scenario.Frame: one after every
 // command and one at buffer allocations inside statements) into one HTML
 // page that steps through them: play/pause, step back and forward, a frame
 // slider, each frame's simulated time and label, and the map itself as
@@ -64,7 +64,7 @@ type PageData struct {
 	Frames   []PageFrame `json:"frames"`
 }
 
-// SplitMap splits a pool map's text (sim.PoolMap.Text) into the map and its
+// SplitMap splits a pool map's text (cluster.PoolMap.Text) into the map and its
 // legend (from the "relations:" line on).
 func SplitMap(text string) (body, legend string) {
 	i := strings.Index(text, "\nrelations:")
@@ -80,7 +80,7 @@ func fmtTime(ns int64) string { return fmt.Sprintf("%d.%06d ms", ns/1e6, ns%1e6)
 
 // NewPageData picks the frames the page shows (all of them, or evenly spaced
 // ones within MaxPageFrames and MaxPageMapBytes) and deduplicates legends.
-func NewPageData(title string, frames []sim.Frame) (PageData, error) {
+func NewPageData(title string, frames []scenario.Frame) (PageData, error) {
 	if len(frames) == 0 {
 		return PageData{}, fmt.Errorf("no frames to animate: the recording is empty (a scenario needs a cluster command and at least one command after it)")
 	}
@@ -134,7 +134,7 @@ func NewPageData(title string, frames []sim.Frame) (PageData, error) {
 }
 
 // Animate renders the page for a recording's frames.
-func Animate(title string, frames []sim.Frame) ([]byte, error) {
+func Animate(title string, frames []scenario.Frame) ([]byte, error) {
 	d, err := NewPageData(title, frames)
 	if err != nil {
 		return nil, err

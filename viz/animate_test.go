@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgbufsim/pgbufsim/sim"
+	"github.com/pgbufsim/pgbufsim/cluster"
+	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/stretchr/testify/require"
 )
 
@@ -68,7 +69,7 @@ func TestAnimateThinning(t *testing.T) {
 	env, err := Record("t.scn", lesson, 1)
 	require.NoError(t, err)
 	f0 := env.Recording().Frames[0]
-	var frames []sim.Frame
+	var frames []scenario.Frame
 	for i := 0; i < 2*MaxPageFrames+1; i++ {
 		f := f0
 		f.T, f.Label = int64(i)*1000, fmt.Sprintf("f%d", i)
@@ -88,7 +89,7 @@ func TestAnimateThinning(t *testing.T) {
 	require.Len(t, pageData(t, page).Frames, MaxPageFrames)
 
 	// The byte budget: a full pool of 16,384 buffers, a map of about 4 kB.
-	fb := sim.Frame{Map: sim.PoolMap{NBuffers: 16384, Group: 16, Hand: 1,
+	fb := scenario.Frame{Map: cluster.PoolMap{NBuffers: 16384, Group: 16, Hand: 1,
 		Page: strings.Repeat("a", 1024), Usage: strings.Repeat("5", 1024), Mark: strings.Repeat("r", 1024), Legend: []string{"a=a"}}}
 	size := len(fb.Map.Text())
 	require.Greater(t, size, 3500)

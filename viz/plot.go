@@ -1,4 +1,4 @@
-// Package viz draws what a scenario recorded (sim.Recording): the figures of
+// Package viz draws what a scenario recorded (scenario.Recording): the figures of
 // its plot commands as SVG or PNG, with gonum.org/v1/plot, and its pool-map
 // frames as a self-contained HTML page that steps through them (animate.go).
 // It sits above sim and only reads what sim recorded; the same scenario gives
@@ -9,7 +9,7 @@
 // sim samples the pool after every command and, inside statements, at buffer
 // allocations (every one in a pool of up to 256 buffers, every NBuffers/64 in
 // a bigger one), at the simulated time of the process that allocated; see
-// sim.Recording. A figure shows the samples from the cluster's start up to
+// scenario.Recording. A figure shows the samples from the cluster's start up to
 // its plot command, one panel per series, stacked top to bottom.
 package viz
 
@@ -19,7 +19,7 @@ import (
 	"image/color"
 	"path/filepath"
 
-	"github.com/pgbufsim/pgbufsim/sim"
+	"github.com/pgbufsim/pgbufsim/scenario"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -46,7 +46,7 @@ type Panel struct {
 }
 
 // Panels turns a figure's samples into the panels drawn.
-func Panels(f sim.Figure) []Panel {
+func Panels(f scenario.Figure) []Panel {
 	t := make([]float64, len(f.Samples))
 	for i, s := range f.Samples {
 		t[i] = float64(s.T) / 1e9
@@ -111,7 +111,7 @@ func Panels(f sim.Figure) []Panel {
 }
 
 // Render draws figure f as "svg" or "png".
-func Render(f sim.Figure, format string) ([]byte, error) {
+func Render(f scenario.Figure, format string) ([]byte, error) {
 	if len(f.Samples) == 0 {
 		return nil, fmt.Errorf("the figure has no samples (was the scenario run with recording on?)")
 	}

@@ -7,16 +7,15 @@ import (
 	"strings"
 
 	"github.com/pgbufsim/pgbufsim/scenario"
-	"github.com/pgbufsim/pgbufsim/sim"
 )
 
 // Record runs a scenario with recording on; an error names the file and line.
-func Record(name, src string, seed uint64) (*sim.Env, error) {
+func Record(name, src string, seed uint64) (*scenario.Env, error) {
 	f, err := scenario.Parse(name, src)
 	if err != nil {
 		return nil, err
 	}
-	env := &sim.Env{Seed: seed, Record: true}
+	env := &scenario.Env{Seed: seed, Record: true}
 	for _, st := range f.Steps {
 		if _, err := env.Exec(st.Cmd, st.Args); err != nil {
 			return nil, &scenario.Error{File: name, Line: st.Line, Err: err}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/pgbufsim/pgbufsim/scenario"
-	"github.com/pgbufsim/pgbufsim/sim"
 )
 
 // What-if comparisons
@@ -60,7 +59,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 
 // endFigures reads the cluster a scenario leaves: show buffercache, show wal
 // and show io since the cluster started, and its simulated clock.
-func endFigures(env *sim.Env) map[string]string {
+func endFigures(env *scenario.Env) map[string]string {
 	out := map[string]string{}
 	if env.C == nil {
 		return out

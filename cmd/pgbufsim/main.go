@@ -27,8 +27,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/scenario"
-	"github.com/pgbufsim/pgbufsim/sim"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/verify"
 )
@@ -104,7 +104,7 @@ func usage(w io.Writer) {
 
 func help(w io.Writer, args []string) {
 	if len(args) > 0 && args[0] == "settings" {
-		s, _ := sim.DefaultSettings(18)
+		s, _ := cluster.DefaultSettings(18)
 		fmt.Fprintln(w, "Settings (PostgreSQL names; defaults shown for version 18):")
 		for _, n := range s.Names() {
 			fmt.Fprintf(w, "  %-34s %s\n", n, s.Format(n))
@@ -120,7 +120,7 @@ func help(w io.Writer, args []string) {
 	}
 	usage(w)
 	fmt.Fprintln(w, "\nScenario commands:")
-	for _, c := range sim.Commands {
+	for _, c := range scenario.Commands {
 		fmt.Fprintf(w, "  %s\n      %s\n", c.Usage, c.Help)
 	}
 }
@@ -153,7 +153,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pgbufsim: %v\n", err)
 		return 1
 	}
-	env := &sim.Env{Seed: *seed, Dir: filepath.Dir(path)}
+	env := &scenario.Env{Seed: *seed, Dir: filepath.Dir(path)}
 	var outs []string
 	var steps []map[string]any
 	status := 0

@@ -16,9 +16,9 @@ import (
 	"sync"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
-	"github.com/pgbufsim/pgbufsim/sim"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
@@ -116,7 +116,7 @@ func sweepCmd(args []string, stdout, stderr io.Writer) int {
 
 // runPoints runs every point, jobs at a time, with a progress bar on a
 // terminal; final (if set) reads each point's cluster after its last step.
-func runPoints(points []*sweepPoint, f *scenario.File, varies []vary, seed uint64, dir string, jobs int, stderr io.Writer, final func(*sim.Env) map[string]string) {
+func runPoints(points []*sweepPoint, f *scenario.File, varies []vary, seed uint64, dir string, jobs int, stderr io.Writer, final func(*scenario.Env) map[string]string) {
 	bar := newProgress(stderr, len(points))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -143,9 +143,9 @@ func runPoints(points []*sweepPoint, f *scenario.File, varies []vary, seed uint6
 }
 
 // sweepWorker runs the points whose indexes arrive on next. Each point is
-// its own cluster (sim.Env): nothing is shared between goroutines but the
+// its own cluster (scenario.Env): nothing is shared between goroutines but the
 // parsed, read-only scenario.
-func sweepWorker(wg *sync.WaitGroup, next <-chan int, points []*sweepPoint, f *scenario.File, varies []vary, seed uint64, dir string, final func(*sim.Env) map[string]string, done func()) {
+func sweepWorker(wg *sync.WaitGroup, next <-chan int, points []*sweepPoint, f *scenario.File, varies []vary, seed uint64, dir string, final func(*scenario.Env) map[string]string, done func()) {
 	defer wg.Done()
 	for i := range next {
 		runPoint(points[i], f, varies, seed, dir, final)
@@ -153,8 +153,8 @@ func sweepWorker(wg *sync.WaitGroup, next <-chan int, points []*sweepPoint, f *s
 	}
 }
 
-func runPoint(p *sweepPoint, f *scenario.File, varies []vary, seed uint64, dir string, final func(*sim.Env) map[string]string) {
-	env := &sim.Env{Seed: seed, Dir: dir}
+func runPoint(p *sweepPoint, f *scenario.File, varies []vary, seed uint64, dir string, final func(*scenario.Env) map[string]string) {
+	env := &scenario.Env{Seed: seed, Dir: dir}
 	p.fields = make([]map[string]string, len(f.Steps))
 	for i, st := range f.Steps {
 		args := st.Args
@@ -228,7 +228,7 @@ func checkVaries(f *scenario.File, varies []vary) error {
 				continue
 			}
 			for _, v := range sorted {
-				s, err := sim.DefaultSettings(v)
+				s, err := cluster.DefaultSettings(v)
 				if err != nil {
 					return fmt.Errorf("%s: %w", f.Name, err)
 				}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bench"
 	"github.com/pgbufsim/pgbufsim/scenario"
-	"github.com/pgbufsim/pgbufsim/sim"
 )
 
 // replayCmd is the scenario pair "cluster [GUC=value …]" + "replay FILE
@@ -50,8 +49,8 @@ func replayCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pgbufsim replay: %v\n", err)
 		return 2
 	}
-	env := &sim.Env{Seed: *seed}
-	var out sim.Output
+	env := &scenario.Env{Seed: *seed}
+	var out scenario.Output
 	for _, st := range f.Steps {
 		if out, err = env.Exec(st.Cmd, st.Args); err != nil {
 			fmt.Fprintf(stderr, "pgbufsim replay: %v\n", err)

@@ -1,0 +1,346 @@
+package cluster
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// COPY FROM buffers rows and flushes them with heap_multi_insert when 1,000
+// are buffered or their input lines add up to 64 kB (copyfrom.c:
+// MAX_BUFFERED_TUPLES, MAX_BUFFERED_BYTES, counted on line_buf.len).
+const (
+	copyMaxBufferedTuples = 1000
+	copyMaxBufferedBytes  = 65535
+)
+
+// errCopyFreeze is PostgreSQL's error text for COPY FREEZE on a table not
+// created or truncated in the current transaction.
+const errCopyFreeze = "cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction"
+
+// copyLineLen is the length of row id's line in COPY's text format (without
+// its newline): the fields separated by tabs. Rows are the same shape as
+// verify loads: the id, then a pad of 'x' (or the declared columns).
+func copyLineLen(rel *heap.Relation, id int64) int {
+	digits := len(strconv.FormatInt(id, 10))
+	if len(rel.Columns) == 0 {
+		if pad := rel.PadLen(); pad >= 0 {
+			return digits + 1 + pad
+		}
+		return digits
+	}
+	n, idDone := 0, false
+	for i, col := range rel.Columns {
+		if i > 0 {
+			n++ // tab
+		}
+		typ, ln, _ := strings.Cut(strings.TrimSpace(col), ":")
+		switch typ {
+		case "int2", "int4", "int", "integer", "int8", "bigint":
+			if !idDone {
+				n, idDone = n+digits, true
+			} else {
+				n++ // 0
+			}
+		case "float8":
+			n++
+		case "bool", "boolean":
+			n++ // t
+		case "date":
+			n += len("2000-01-01")
+		case "timestamp", "timestamptz":
+			n += len("2000-01-01 00:00:00")
+		case "uuid":
+			n += 36
+		default: // text:N, varchar:N; bytea:N in hex, its backslash escaped
+			l, _ := strconv.Atoi(ln)
+			if typ == "bytea" {
+				l = 3 + 2*l // \\x and two hex digits a byte
+			}
+			n += l
+		}
+	}
+	return n
+}
+
+// multiInsertLen is the XLOG_HEAP2_MULTI_INSERT record of n tuples of tlen
+// bytes (heap_multi_insert): xl_heap_multi_insert (flags, ntuples; 4 bytes)
+// plus the offsets unless the page is initialised by the record, as main
+// data; as block data each tuple's 7-byte xl_multi_insert_tuple header and its
+// data after the 23-byte tuple header, each entry starting 2-byte aligned.
+func multiInsertLen(n, tlen int, init, image bool, hole int) int {
+	main := 4
+	if !init {
+		main += 2 * n
+	}
+	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber
+	if main < 256 {
+		size += wal.SizeOfShortMainDataHdr
+	} else {
+		size += wal.SizeOfLongMainDataHdr
+	}
+	size += main
+	if image {
+		return size + wal.SizeOfBlockImageHeader + pg.BLCKSZ - hole
+	}
+	entry := 7 + tlen - heap.SizeofHeapTupleHdr
+	return size + (n-1)*((entry+1)&^1) + entry
+}
+
+// copyFrom runs COPY rel FROM STDIN [FREEZE] of n rows (copyfrom.c CopyFrom):
+// rows buffered and flushed by heap_multi_insert through a BulkInsertState,
+// whose BAS_BULKWRITE ring supplies the buffers of new pages and writes dirty
+// ones it gets back itself (after flushing WAL: bulkwrite rings never reject).
+// The state keeps the current page pinned, so the next batch continues on it
+// without another pin. One XLOG_HEAP2_MULTI_INSERT per page per batch. With
+// FREEZE (the table created or truncated in this transaction, so the FSM is
+// skipped too) tuples are written frozen and a page that was empty when its
+// batch began is set all-visible and all-frozen, with an XLOG_HEAP2_VISIBLE
+// for the visibility map (15–18; in 19 the multi-insert record carries the
+// VM page).
+func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResult, error) {
+	if freeze && !c.txn.created[rel.ID] {
+		return nil, fmt.Errorf("copy %s freeze: %s", rel.Name, errCopyFreeze)
+	}
+	be, err := c.beginStatement(catalogCopy)
+	if err != nil {
+		return nil, err
+	}
+	start := c.now
+	ringN := c.RingBuffers(strategy.BulkWrite)
+	ring := strategy.NewRing(strategy.BulkWrite, ringN)
+	useFSM := !c.txn.created[rel.ID] // TABLE_INSERT_SKIP_FSM for a relfilenode new in this transaction
+	tlen := rel.Shape.TupleLen
+	cur := pg.InvalidBuffer // bistate->current_buf
+	curBlk := pg.InvalidBlockNumber
+	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	// FreeBulkInsertState: the state's pin goes (on an error path too), and the ring with it.
+	defer func() {
+		for _, b := range []pg.Buffer{cur, vmBuf} {
+			if b != pg.InvalidBuffer {
+				c.pool.Unpin(be, b)
+			}
+		}
+	}()
+	first := rel.Rows + 1
+	var done int64
+	// getBuffer is RelationGetBufferForTuple with a BulkInsertState.
+	getBuffer := func() (pg.Buffer, pg.BlockNumber, error) {
+		target := curBlk
+		if target == pg.InvalidBlockNumber {
+			if useFSM {
+				if err := c.fsmSearchRoot(be, rel); err != nil {
+					return 0, 0, err
+				}
+			}
+			if np := rel.NPages(); np > 0 {
+				target = pg.BlockNumber(np - 1)
+			}
+		}
+		if target != pg.InvalidBlockNumber {
+			if target != curBlk { // ReadBufferBI: a new pin unless it is the state's buffer
+				if cur != pg.InvalidBuffer {
+					c.pool.Unpin(be, cur)
+					cur, curBlk = pg.InvalidBuffer, pg.InvalidBlockNumber
+				}
+				b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: target}, ring)
+				if err != nil {
+					return 0, 0, err
+				}
+				cur, curBlk = b, target
+			}
+			if rel.Fits(target) {
+				return cur, target, nil
+			}
+			if useFSM {
+				if err := c.recordPageWithFreeSpace(be, rel, target); err != nil {
+					return 0, 0, err
+				}
+				if err := c.fsmSearchRoot(be, rel); err != nil {
+					return 0, 0, err
+				}
+			}
+		}
+		// Extend by one page (ReadBufferBI(P_NEW)) from the ring.
+		if cur != pg.InvalidBuffer {
+			c.pool.Unpin(be, cur)
+			cur, curBlk = pg.InvalidBuffer, pg.InvalidBlockNumber
+		}
+		b, blk, err := c.pool.Extend(be, rel.ID, ring)
+		if err != nil {
+			return 0, 0, err
+		}
+		rel.AddPage()
+		cur, curBlk = b, blk
+		return b, blk, nil
+	}
+	c.indexSessionStart(rel)
+	indexes := c.sortedIndexes(rel) // the table's indexes, each new row's entries (ExecOpenIndices)
+	var flushHeap func(ntuples int) error
+	// flush is CopyMultiInsertBufferFlush: heap_multi_insert of the batch,
+	// then ExecInsertIndexTuples for each of its rows.
+	flush := func(ntuples int) error {
+		if err := flushHeap(ntuples); err != nil {
+			return err
+		}
+		for i := 0; i < ntuples; i++ {
+			if err := c.indexInsert(be, indexes); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	flushHeap = func(ntuples int) error {
+		for ntuples > 0 {
+			b, blk, err := getBuffer()
+			if err != nil {
+				return err
+			}
+			if freeze {
+				// visibilitymap_pin for the page (the VM fork extended as needed).
+				if want := blk / heapBlocksPerVMPage; want != vmBlk {
+					if vmBuf != pg.InvalidBuffer {
+						c.pool.Unpin(be, vmBuf)
+						vmBuf = pg.InvalidBuffer
+					}
+					nb, _, err := c.forkReadBuf(be, rel, pg.VMFork, want, true)
+					if err != nil {
+						return err
+					}
+					vmBuf = nb
+					vmBlk = want
+				}
+			}
+			empty := rel.Tuples(blk) == 0
+			k := 0
+			for ntuples > 0 && (k == 0 || rel.Fits(blk)) {
+				rel.AddTuple(blk, freeze)
+				k++
+				ntuples--
+				done++
+				c.rowChanges++
+			}
+			allFrozenSet := empty && freeze
+			if allFrozenSet {
+				rel.SetFlags(blk, heap.PageHinted|heap.PageAllVisible|heap.PageAllFrozen)
+				rel.ClearFlags(blk, heap.PagePrunable) // PageClearPrunable (19)
+			}
+			c.pool.MarkBufferDirty(be, b)
+			image := !empty && c.needsImage(c.pool.BufferLSN(b))
+			nfpi := 0
+			if image {
+				nfpi = 1
+			}
+			size := multiInsertLen(k, tlen, empty, image, c.imageHole(be, image, b, rel.Hole(blk)))
+			vmInRecord := allFrozenSet && c.S.Version >= 19
+			if vmInRecord {
+				// 19: no XLOG_HEAP2_VISIBLE; the multi-insert record registers
+				// the VM page as block 1 (heap_multi_insert, 19): same relation,
+				// flags 0, so an image when last logged before the redo pointer.
+				c.pool.MarkBufferDirty(be, vmBuf)
+				size += wal.SizeOfBlockHeader + wal.SizeOfBlockNumber
+				if c.needsImage(c.pool.BufferLSN(vmBuf)) {
+					size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vmBuf), 0)
+					nfpi++
+				}
+			}
+			lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
+			be.Now = now + int64(k)*costs.InsertTupleNs
+			c.pool.SetPageLSN(b, lsn)
+			if vmInRecord {
+				c.pool.SetPageLSN(vmBuf, lsn)
+			} else if allFrozenSet {
+				c.logVisible(be, b, vmBuf, rel.Hole(blk))
+			}
+		}
+		return nil
+	}
+	p := &participant{be: be}
+	batch, bytes := 0, 0
+	p.step = func() (bool, error) {
+		if done+int64(batch) == n {
+			if batch > 0 {
+				if err := flush(batch); err != nil {
+					return true, err
+				}
+			}
+			return true, nil
+		}
+		batch++
+		bytes += copyLineLen(rel, first+done+int64(batch)-1)
+		if batch >= copyMaxBufferedTuples || bytes >= copyMaxBufferedBytes {
+			if err := flush(batch); err != nil {
+				return true, err
+			}
+			batch, bytes = 0, 0
+		}
+		return false, nil
+	}
+	if err := c.run([]*participant{p}); err != nil {
+		return nil, err
+	}
+	rel.TargetBlock = curBlk
+	res := &StmtResult{Kind: "Copy", Relation: rel.Name, Strategy: strategy.BulkWrite, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
+	c.endStatement(be, true)
+	c.finish([]*participant{p})
+	res.TimeNs = c.now - start
+	if freeze {
+		av, af := rel.CountVisibility()
+		res.Extra = append(res.Extra, fmt.Sprintf("all-visible pages=%d all-frozen pages=%d", av, af))
+	}
+	c.foldWAL(be)
+	return res, nil
+}
+
+// logVisible is visibilitymap_set logging XLOG_HEAP2_VISIBLE (log_heap_visible)
+// after the heap page's own record, if any (heap_multi_insert's all-frozen
+// pages in 15–18, VACUUM's first pass): the VM buffer dirtied and the record
+// registering it (an image when the VM page was last logged before the redo
+// pointer) and the heap page — REGBUF_NO_IMAGE unless hint bits need WAL
+// (XLogHintBitIsNeeded: checksums or wal_log_hints), when the heap page too
+// gets an image if last logged before the redo pointer (a page hinted
+// before the checkpoint, by a scan or CREATE INDEX, and vacuumed after it).
+// hole is the heap page's pd_upper − pd_lower.
+func (c *Cluster) logVisible(be *bufmgr.Backend, b, vmBuf pg.Buffer, hole int) {
+	c.pool.MarkBufferDirty(be, vmBuf)
+	size := wal.SizeOfXLogRecord + (wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber) +
+		(wal.SizeOfBlockHeader + wal.SizeOfBlockNumber) + wal.SizeOfShortMainDataHdr + 5
+	nfpi := 0
+	if c.needsImage(c.pool.BufferLSN(vmBuf)) {
+		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vmBuf), 0)
+		nfpi = 1
+	}
+	hintWAL := c.pool.XLogHintBitIsNeeded()
+	if hintWAL && c.needsImage(c.pool.BufferLSN(b)) {
+		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - c.imageHole(be, true, b, hole)
+		nfpi++
+	}
+	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
+	be.Now = now
+	c.pool.SetPageLSN(vmBuf, lsn)
+	if hintWAL {
+		c.pool.SetPageLSN(b, lsn)
+	}
+}
+
+// endStatement ends a writing statement's transaction: outside a
+// transaction block, XLOG_XACT_COMMIT, flushed before the client hears back
+// (synchronous_commit); inside one, the commit waits for `commit`.
+func (c *Cluster) endStatement(be *bufmgr.Backend, wrote bool) {
+	if c.txn.active {
+		c.txn.wrote = c.txn.wrote || wrote
+		return
+	}
+	if !wrote {
+		return
+	}
+	var end pg.LSN
+	end, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.XactCommit, 0)
+	be.Now = c.wal.Flush(be.Now, &be.WAL, end)
+}

@@ -1,0 +1,356 @@
+package cluster
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+)
+
+// # count(*) on a table with a btree: seq scan or index-only scan
+//
+// SELECT count(*) needs no column, so every btree on the table offers an
+// Index Only Scan: all its entries, the heap visited only for pages the
+// visibility map does not show all-visible. The planner takes it when it
+// costs less than the (serial or parallel) seq scan — after a VACUUM
+// (relallvisible) on a table whose rows are wider than its index entries,
+// almost always. The costs follow cost_index, genericcostestimate and
+// btcostestimate (costsize.c, selfuncs.c) for an index scan without quals.
+
+// estimatedTuples is estimate_rel_size's tuple count for rel at nblocks
+// pages (table_block_relation_estimate_size): reltuples' density when
+// vacuumed or analyzed, else a full page of tuples of the planner's width.
+func estimatedTuples(rel *heap.Relation, nblocks int) float64 {
+	if nblocks == 0 {
+		return 0
+	}
+	var density float64
+	if rel.RelTuples >= 0 && rel.RelPages > 0 {
+		density = rel.RelTuples / float64(rel.RelPages)
+	} else {
+		width := rel.Shape.PlannerWidth + pg.MaxAlign(heap.SizeofHeapTupleHdr) + heap.SizeOfItemID
+		density = float64((pg.BLCKSZ - heap.SizeOfPageHeaderData) / width)
+	}
+	return math.Round(density * float64(nblocks))
+}
+
+// allVisFrac is estimate_rel_size's allvisfrac: relallvisible over the
+// table's current pages, at most 1.
+func allVisFrac(rel *heap.Relation, nblocks int) float64 {
+	if rel.RelAllVisible == 0 || nblocks <= 0 {
+		return 0
+	}
+	if rel.RelAllVisible >= nblocks {
+		return 1
+	}
+	return float64(rel.RelAllVisible) / float64(nblocks)
+}
+
+// indexPagesFetched is index_pages_fetched (costsize.c): the Mackert–Lohman
+// estimate of distinct heap pages fetched for n tuples of a t-page table,
+// with effective_cache_size shared in proportion to the table's pages.
+func indexPagesFetched(n float64, t, indexPages int, effectiveCache float64) float64 {
+	T := math.Max(float64(t), 1)
+	total := math.Max(T+float64(indexPages), 1)
+	b := effectiveCache * T / total
+	if b <= 1 {
+		b = 1
+	} else {
+		b = math.Ceil(b)
+	}
+	var pf float64
+	if T <= b {
+		pf = 2 * T * n / (2*T + n)
+		if pf >= T {
+			pf = T
+		} else {
+			pf = math.Ceil(pf)
+		}
+	} else {
+		lim := 2 * T * b / (2*T - b)
+		if n <= lim {
+			pf = 2 * T * n / (2*T + n)
+		} else {
+			pf = b + (n-lim)*(T-b)/T
+		}
+		pf = math.Ceil(pf)
+	}
+	return pf
+}
+
+// iosPlan is the cost of SELECT count(*) by an Index Only Scan of ix.
+type iosPlan struct {
+	ix           *btreeIndex
+	SerialCost   float64 // the scan and the Aggregate above it
+	Workers      int     // a parallel index-only scan's workers (0: none)
+	ParallelCost float64
+}
+
+// costIndexOnly prices a full index-only scan of ix for count(*) (no quals):
+// btcostestimate (genericcostestimate: every index page at random_page_cost,
+// cpu_index_tuple_cost per entry; the descent's comparisons and pages), then
+// cost_index (the heap pages not all-visible, random unless the column's
+// ANALYZE correlation says otherwise; cpu_tuple_cost per row), then the
+// Aggregate's cpu_operator_cost per row, as planSeqScan prices it.
+func (c *Cluster) costIndexOnly(ix *btreeIndex, rel *heap.Relation, nblocks int, tuples float64) iosPlan {
+	s := c.S
+	randomPage, seqPage := s.Real("random_page_cost"), s.Real("seq_page_cost")
+	cpuIndexTuple, cpuOp, cpuTuple := s.Real("cpu_index_tuple_cost"), s.Real("cpu_operator_cost"), s.Real("cpu_tuple_cost")
+	indexPages := ix.pages()
+	indexTuples := tuples // plancat.c: a non-partial index has the table's tuples
+	numTuples := math.Max(math.Min(tuples, indexTuples), 1)
+	numPages := 1.0
+	if indexPages > 1 && indexTuples > 1 {
+		numPages = math.Ceil(numTuples * float64(indexPages) / indexTuples)
+	}
+	indexStartup, indexTotal := 0.0, numPages*randomPage+numTuples*cpuIndexTuple
+	if indexTuples > 1 {
+		d := math.Ceil(math.Log(indexTuples)/math.Log(2)) * cpuOp
+		indexStartup += d
+		indexTotal += d
+	}
+	height := max(len(ix.levels)-1, 0) // _bt_getrootheight: the root's level
+	d := float64(height+1) * 50 * cpuOp
+	indexStartup += d
+	indexTotal += d
+	// cost_index, loop_count 1, index-only: heap pages times (1 − allvisfrac).
+	visFrac := allVisFrac(rel, nblocks)
+	tuplesFetched := math.Max(math.Round(tuples), 1)
+	pf := math.Ceil(indexPagesFetched(tuplesFetched, nblocks, indexPages, float64(s.Int("effective_cache_size"))) * (1 - visFrac))
+	maxIO := pf * randomPage
+	pf = math.Ceil(math.Ceil(float64(nblocks)) * (1 - visFrac))
+	minIO := 0.0
+	if pf > 0 {
+		minIO = randomPage + (pf-1)*seqPage
+	}
+	corr := 0.0
+	if rel.Analyzed {
+		corr = ix.correlation() // the column's pg_statistic correlation
+	}
+	io := maxIO + corr*corr*(minIO-maxIO)
+	cpuRun := cpuTuple * tuplesFetched
+	agg := tuples * cpuOp
+	p := iosPlan{ix: ix, SerialCost: indexStartup + (indexTotal - indexStartup) + io + cpuRun + agg}
+	// A parallel index-only scan: compute_parallel_worker on the index pages
+	// alone (rand_heap_pages = -1), the CPU run cost and the partial
+	// aggregates divided among the participants, plus the Gather.
+	p.Workers = computeParallelIndexWorker(s, int(numPages), int(s.Int("max_parallel_workers_per_gather")))
+	if p.Workers > 0 {
+		div := float64(p.Workers)
+		if s.Bool("parallel_leader_participation") {
+			if lc := 1.0 - 0.3*float64(p.Workers); lc > 0 {
+				div += lc
+			}
+		}
+		p.ParallelCost = indexTotal + io + cpuRun/div + agg/div +
+			s.Real("parallel_setup_cost") + s.Real("parallel_tuple_cost")*float64(p.Workers+1)
+	}
+	return p
+}
+
+// computeParallelIndexWorker is compute_parallel_worker for index pages only
+// (an index-only scan passes no heap pages): min_parallel_index_scan_size.
+func computeParallelIndexWorker(s *Settings, indexPages, limit int) int {
+	return parallelWorkers(indexPages, int(s.Int("min_parallel_index_scan_size")), limit)
+}
+
+// correlation is the index column's pg_statistic correlation after ANALYZE:
+// ids are inserted in heap order (1); a declared key has its declared one.
+func (ix *btreeIndex) correlation() float64 {
+	if ix.key != nil {
+		return ix.key.correlation
+	}
+	return 1
+}
+
+// cheapestIndexOnly is the cheapest index-only plan over rel's indexes, and
+// whether it beats the seq scan's plan (add_path keeps the cheaper total;
+// a tie goes to the seq scan, considered first).
+func (c *Cluster) cheapestIndexOnly(rel *heap.Relation, nblocks int, seq Plan) (iosPlan, bool, bool) {
+	seqCost := seq.SerialCost
+	if seq.Parallel {
+		seqCost = seq.ParallelCost
+	}
+	var best iosPlan
+	bestCost, parallel, found := seqCost, false, false
+	for _, ix := range c.sortedIndexes(rel) {
+		if len(ix.levels) == 0 {
+			continue // an empty index: the seq scan of an empty table is as cheap
+		}
+		p := c.costIndexOnly(ix, rel, nblocks, seq.EstimatedRows)
+		if p.SerialCost < bestCost {
+			best, bestCost, parallel, found = p, p.SerialCost, false, true
+		}
+		if p.Workers > 0 && p.ParallelCost < bestCost {
+			best, bestCost, parallel, found = p, p.ParallelCost, true, true
+		}
+	}
+	return best, parallel, found
+}
+
+// indexOnlyScan runs count(*) as an Index Only Scan of plan's index: the
+// descent to the leftmost leaf (once, by the first participant, as a
+// parallel btree scan's _bt_first does), then the leaves left to right —
+// in a parallel scan each participant seizes the next leaf
+// (_bt_parallel_seize) — and for every entry the visibility map bit of its
+// heap page (the VM page stays pinned, one per participant), the heap page
+// itself only when it is not all-visible (Heap Fetches), as
+// IndexOnlyNext does.
+func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan iosPlan, parallel bool, start int64) (*StmtResult, error) {
+	s := c.S
+	ix := plan.ix
+	workers := 0
+	if parallel {
+		workers = min(plan.Workers, int(s.Int("max_parallel_workers")), int(s.Int("max_worker_processes")))
+	}
+	res := &StmtResult{Kind: "Index Only Scan using " + ix.name, Relation: rel.Name, Workers: workers}
+	if parallel {
+		res.WorkersPlanned = plan.Workers
+	}
+	if ix.key != nil {
+		if av, _ := rel.CountVisibility(); av < rel.NPages() || rel.NPages() > heapBlocksPerVMPage {
+			return nil, fmt.Errorf("scan %s: the planner chooses an Index Only Scan using %s, which visits the heap (or several visibility-map pages) in the declared key's order: not modelled (VACUUM %s first, or drop the key index)", rel.Name, ix.name, rel.Name)
+		}
+	}
+	tpp := int64(rel.Shape.TuplesPerPage())
+	leaves := len(ix.levels[0])
+	nextLeaf, descended := 0, false
+	var heapFetches int64
+	hinted := map[pg.BlockNumber]int{}
+	type scanState struct {
+		vmBuf, heapBuf pg.Buffer
+		vmBlk, heapBlk pg.BlockNumber
+		prune          vmPin // the heap fetch's own VM pin for pruning on access (19)
+	}
+	var states []*scanState
+	var ps []*participant
+	add := func(be *bufmgr.Backend) {
+		st := &scanState{vmBlk: pg.InvalidBlockNumber, heapBlk: pg.InvalidBlockNumber, prune: vmPin{buf: pg.InvalidBuffer}}
+		states = append(states, st)
+		p := &participant{be: be}
+		p.step = func() (bool, error) {
+			if !descended {
+				descended = true
+				for _, blk := range ix.path(0) {
+					if err := c.readRelease(be, pg.BufferTag{Rel: ix.id, Block: blk}); err != nil {
+						return true, err
+					}
+				}
+			}
+			if nextLeaf >= leaves {
+				return true, nil
+			}
+			leaf := nextLeaf
+			nextLeaf++
+			lb, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: ix.id, Block: ix.block(0, leaf)}, nil)
+			if err != nil {
+				return true, err
+			}
+			defer c.pool.Unpin(be, lb)
+			be.Now += costs.PageNs
+			lo, hi := ix.leafEntries(leaf)
+			for e := lo; e < hi; e++ {
+				blk := ix.heapBlockOf(e, tpp)
+				if want := blk / heapBlocksPerVMPage; want != st.vmBlk {
+					if st.vmBuf != pg.InvalidBuffer {
+						c.pool.Unpin(be, st.vmBuf)
+					}
+					st.vmBuf = pg.InvalidBuffer
+					vb, ok, err := c.forkReadBuf(be, rel, pg.VMFork, want, false)
+					if err != nil {
+						return true, err
+					}
+					if ok {
+						st.vmBuf = vb
+					}
+					st.vmBlk = want
+				}
+				if st.vmBuf != pg.InvalidBuffer && rel.Flags(blk)&heap.PageAllVisible != 0 {
+					be.Now += costs.TupleAllVisNs
+					continue
+				}
+				heapFetches++
+				if blk != st.heapBlk {
+					if st.heapBuf != pg.InvalidBuffer {
+						c.pool.Unpin(be, st.heapBuf)
+					}
+					st.heapBuf = pg.InvalidBuffer
+					if st.heapBuf, _, err = c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil); err != nil {
+						st.heapBuf = pg.InvalidBuffer
+						return true, err
+					}
+					if err = c.pruneOnAccess(be, st.heapBuf, rel, blk, &st.prune); err != nil {
+						return true, err
+					}
+					st.heapBlk = blk
+				}
+				c.fetchTuple(be, rel, st.heapBuf, blk, hinted)
+			}
+			return false, nil
+		}
+		ps = append(ps, p)
+	}
+	if workers == 0 || s.Bool("parallel_leader_participation") {
+		add(leader)
+	}
+	all := []*bufmgr.Backend{leader}
+	for i := 0; i < workers; i++ {
+		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, leader.Now+costs.WorkerStartNs)
+		if err := c.touchCatalog(wb, catalogWorker); err != nil {
+			return nil, err
+		}
+		all = append(all, wb)
+		add(wb)
+	}
+	release := func() {
+		for i, st := range states {
+			be := ps[i].be
+			for _, b := range []pg.Buffer{st.vmBuf, st.heapBuf} {
+				if b != pg.InvalidBuffer {
+					c.pool.Unpin(be, b)
+				}
+			}
+			st.vmBuf, st.heapBuf = pg.InvalidBuffer, pg.InvalidBuffer
+			st.prune.release(c, be)
+		}
+	}
+	if err := c.run(ps); err != nil {
+		release()
+		return nil, err
+	}
+	release()
+	c.settleHints(rel, hinted)
+	c.finish(append(ps, &participant{be: leader}))
+	c.gatherResults(res, all)
+	res.Extra = append(res.Extra, fmt.Sprintf("Heap Fetches: %d", heapFetches))
+	res.TimeNs = c.now - start
+	return res, nil
+}
+
+// leafEntries is leaf i's entries, as positions in index order [lo, hi).
+func (ix *btreeIndex) leafEntries(i int) (lo, hi int64) {
+	if ix.key != nil {
+		lo = ix.key.leafStart[i]
+		hi = ix.keys
+		if i+1 < len(ix.key.leafStart) {
+			hi = ix.key.leafStart[i+1]
+		}
+		return lo, hi
+	}
+	lo = int64(i) * btLeafKeys
+	hi = min(lo+btLeafKeys, ix.keys)
+	if i == len(ix.levels[0])-1 {
+		hi = ix.keys // the rightmost leaf holds every key past the others
+	}
+	return lo, hi
+}
+
+// heapBlockOf is the heap page of the index's e-th entry (0-based, index
+// order): ids are in heap order. A declared key's entries are in (key, TID)
+// order, its heap pages drawn per scan: an index-only scan over it that
+// must visit the heap is not modelled (heapBlockOf is then the id order).
+func (ix *btreeIndex) heapBlockOf(e, tpp int64) pg.BlockNumber {
+	return pg.BlockNumber(e / tpp)
+}

@@ -1,0 +1,288 @@
+package cluster
+
+import (
+	"fmt"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// checkpoint runs CHECKPOINT (FAST | FORCE | WAIT): the REDO record (17+)
+// fixes the new redo pointer, BufferSync writes every dirty permanent buffer
+// (usage counts untouched, buffers stay valid), then RUNNING_XACTS and
+// CHECKPOINT_ONLINE are written and flushed (CreateCheckPoint).
+func (c *Cluster) checkpoint() (*StmtResult, error) {
+	start := c.now
+	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
+	lsn0 := c.wal.InsertLSN()
+	be.Now = c.wal.Checkpoint(be.Now, &be.WAL, c.S.Version)
+	redo, sizes := c.wal.RedoRecPtr(), c.pool.RelSizes()
+	written := c.pool.BufferSync(be, false)
+	be.Now = c.storage.SyncAll(be.Now) // ProcessSyncRequests: fsync the files written since the last checkpoint
+	be.Now = c.wal.FinishCheckpoint(be.Now, &be.WAL)
+	c.checkpointDone(redo, sizes)
+	c.finish([]*participant{{be: be}})
+	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
+	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; WAL %d bytes", written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-lsn0))
+	c.foldWAL(be)
+	return res, nil
+}
+
+// evict runs pg_buffercache_evict_all() or pg_buffercache_evict_relation().
+func (c *Cluster) evict(rel *heap.Relation) (*StmtResult, error) {
+	start := c.now
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	var r bufmgr.EvictResult
+	if rel == nil {
+		r = c.pool.Evict(be, 0, true)
+	} else {
+		r = c.pool.Evict(be, rel.ID, false)
+	}
+	c.finish([]*participant{{be: be}})
+	res := &StmtResult{Kind: "Evict", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
+	if rel != nil {
+		res.Relation = rel.Name
+	}
+	res.Extra = append(res.Extra, fmt.Sprintf("buffers_evicted=%d buffers_flushed=%d buffers_skipped=%d", r.Evicted, r.Flushed, r.Skipped))
+	c.foldWAL(be)
+	return res, nil
+}
+
+// vacuum runs VACUUM on a table with no dead tuples (a fresh load): a
+// BAS_VACUUM ring (whose dirty victims are written after a WAL flush, never
+// rejected), a read stream at maintenance_io_concurrency (17+); per page not
+// yet all-visible, hint bits through MarkBufferDirtyHint (an FPI_FOR_HINT when
+// WAL-logged hints meet a page not logged since the redo pointer), then
+// opportunistic freezing when that image was just taken (the 16+ rule:
+// freezing is cheap once a full-page image is in WAL), then PD_ALL_VISIBLE and
+// the visibility map with XLOG_HEAP2_VISIBLE. Afterwards pg_class.reltuples
+// and relpages are known, which changes the planner's choices.
+func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
+	be, err := c.beginStatement(catalogVacuum)
+	if err != nil {
+		return nil, err
+	}
+	start := c.now
+	ringN := c.RingBuffers(strategy.Vacuum)
+	ring := strategy.NewRing(strategy.Vacuum, ringN)
+	nblocks := c.pool.NBlocks(rel.ID)
+	next := pg.BlockNumber(0)
+	cb := func() (pg.BlockNumber, bool) {
+		for int(next) < nblocks {
+			blk := next
+			next++
+			// All-visible pages are skipped (the 32-page SKIP_PAGES_THRESHOLD is not modelled).
+			if rel.Flags(blk)&heap.PageAllVisible != 0 && !freeze {
+				continue
+			}
+			return blk, true
+		}
+		return 0, false
+	}
+	stream := c.newStream(be, ring, rel, true, false, cb)
+	// visibilitymap_pin: the VM page covering the current block stays pinned
+	// until the scan moves past it.
+	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	p := &participant{be: be}
+	p.step = func() (bool, error) {
+		b, blk, ok, err := stream.Next()
+		if err != nil || !ok {
+			stream.End()
+			return true, err
+		}
+		if want := blk / heapBlocksPerVMPage; want != vmBlk {
+			if vmBuf != pg.InvalidBuffer {
+				c.pool.Unpin(be, vmBuf)
+			}
+			if vmBuf, _, err = c.forkReadBuf(be, rel, pg.VMFork, want, true); err != nil {
+				return true, err
+			}
+			vmBlk = want
+		}
+		c.vacuumPage(be, b, rel, blk, freeze, vmBuf)
+		c.pool.Unpin(be, b)
+		// lazy_scan_heap: the page's free space goes to the FSM after the page is released.
+		return false, c.recordPageWithFreeSpace(be, rel, blk)
+	}
+	if err := c.run([]*participant{p}); err != nil {
+		return nil, err
+	}
+	if vmBuf != pg.InvalidBuffer {
+		c.pool.Unpin(be, vmBuf)
+	}
+	// FreeSpaceMapVacuumRange at the end of the heap scan.
+	if err := c.fsmVacuum(be, rel); err != nil {
+		return nil, err
+	}
+	be.Now = max(be.Now, c.now)
+	if err := c.vacuumWindowPins(be); err != nil {
+		return nil, err
+	}
+	if err := c.vacUpdateRelstats(be, rel, nblocks); err != nil {
+		return nil, err
+	}
+	// VACUUM VERBOSE reports the table's usage up to here.
+	res := &StmtResult{Kind: "Vacuum", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: ringN,
+		Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
+	// The transaction ends with the invalidations of the pg_class row logged
+	// for standbys (XLOG_STANDBY_INVALIDATIONS: no xid, so no commit record);
+	// then the table's TOAST relation, empty here, is vacuumed the same way.
+	be.Now, _ = c.insertRecord(be.Now, &be.WAL, standbyInvalidationsLen)
+	if rel.HasToast {
+		if err := c.inplaceUpdatePgClass(be); err != nil {
+			return nil, err
+		}
+		be.Now, _ = c.insertRecord(be.Now, &be.WAL, standbyInvalidationsLen)
+	}
+	c.finish([]*participant{p})
+	res.TimeNs = c.now - start
+	av, af := rel.CountVisibility()
+	res.Extra = append(res.Extra, fmt.Sprintf("all-visible pages=%d all-frozen pages=%d", av, af))
+	if res.WAL.Records > 0 {
+		if c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
+			c.wakeWalWriter(c.now)
+		}
+	}
+	c.foldWAL(be)
+	return res, nil
+}
+
+// insertRecord inserts a record with no image.
+func (c *Cluster) insertRecord(now int64, u *wal.Usage, size int) (int64, pg.LSN) {
+	lsn, now := c.wal.Insert(now, u, size, 0)
+	return now, lsn
+}
+
+// standbyInvalidationsLen is XLOG_STANDBY_INVALIDATIONS with the three messages
+// an inplace pg_class update sends (two catcache, one relcache), as pg_waldump
+// shows it on 15: 90 bytes.
+const standbyInvalidationsLen = wal.SizeOfXLogRecord + wal.SizeOfShortMainDataHdr + 16 + 3*16
+
+// pgClassRowData is the part of a user table's pg_class row that
+// heap_inplace_update logs (the tuple after its header): 140 bytes on 15, as
+// the 188-byte XLOG_HEAP_INPLACE records pg_waldump shows.
+const pgClassRowData = 140
+
+// pgClassPageHole is the free space (pd_upper − pd_lower) of the pg_class page
+// holding the scenario's tables' rows, which an image of it leaves out: 2,384
+// bytes on a fresh PostgreSQL 15 cluster with a few tables (a 5,861-byte
+// XLOG_HEAP_INPLACE with its image). A workload input, like the catalog pins.
+const pgClassPageHole = 2384
+
+// vacUpdateRelstats is vac_update_relstats: the new relpages, reltuples and
+// relallvisible (which the planner reads from then on) go into pg_class in place.
+func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblocks int) error {
+	rel.RelTuples = float64(rel.Rows)
+	rel.RelPages = nblocks
+	rel.RelAllVisible, _ = rel.CountVisibility()
+	return c.inplaceUpdatePgClass(be)
+}
+
+// inplaceUpdatePgClass is heap_inplace_update of a table's pg_class row: the
+// pg_class page is pinned and dirtied, and XLOG_HEAP_INPLACE registers it
+// (REGBUF_STANDARD: an image, without the row data, when the page was last
+// logged before the redo pointer). The simulated catalog keeps the user
+// tables' rows on one page, just past the pinned catalog pages.
+func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
+	blk := pg.BlockNumber(catalogFor(c.S.Version).pages)
+	b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
+	if err != nil {
+		return err
+	}
+	c.pool.MarkBufferDirty(be, b)
+	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber +
+		wal.SizeOfShortMainDataHdr + 2 // xl_heap_inplace: offnum
+	nfpi := 0
+	if c.needsImage(c.pool.BufferLSN(b)) {
+		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - pgClassPageHole
+		nfpi = 1
+	} else {
+		size += pgClassRowData
+	}
+	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
+	be.Now = now
+	c.pool.SetPageLSN(b, lsn)
+	c.pool.Unpin(be, b)
+	return nil
+}
+
+// heapBlocksPerVMPage is HEAPBLOCKS_PER_PAGE: (8192 − 24) × 4 heap pages per VM page.
+const heapBlocksPerVMPage = (pg.BLCKSZ - heap.SizeOfPageHeaderData) * 4
+
+func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, freeze bool, vmBuf pg.Buffer) {
+	n := rel.Tuples(blk)
+	be.Now += costs.PageNs + int64(n)*costs.TupleUnhintNs
+	f := rel.Flags(blk)
+	if n == 0 || f&heap.PageAllVisible != 0 && (!freeze || f&heap.PageAllFrozen != 0) {
+		return
+	}
+	if c.S.Version >= 19 {
+		c.vacuumPage19(be, b, rel, blk, freeze, vmBuf)
+		return
+	}
+	fpiBefore := be.WAL.FPI
+	if f&heap.PageHinted == 0 {
+		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
+		rel.SetFlags(blk, heap.PageHinted)
+	}
+	tookImage := be.WAL.FPI > fpiBefore
+	// From 16 a page is frozen early when a hint-bit image was just taken
+	// (freezing is cheap once the page is in WAL); 15 freezes only for FREEZE
+	// (or tuples older than vacuum_freeze_min_age, which fresh loads are not).
+	doFreeze := freeze || tookImage && c.S.Version >= 16
+	if doFreeze && f&heap.PageAllFrozen == 0 {
+		// XLOG_HEAP2_PRUNE_VACUUM_SCAN (17+) / FREEZE_PAGE (15, 16) with one freeze
+		// plan for all tuples; the heap page is registered REGBUF_STANDARD, so a page
+		// last logged before the redo pointer goes in as an image (full_page_writes).
+		c.pool.MarkBufferDirty(be, b)
+		image := c.needsImage(c.pool.BufferLSN(b))
+		nfpi := 0
+		if image {
+			nfpi = 1
+		}
+		lsn, now := c.wal.Insert(be.Now, &be.WAL, freezeRecordLen(c.S.Version, n, image, c.imageHole(be, image, b, rel.Hole(blk))), nfpi)
+		be.Now = now
+		c.pool.SetPageLSN(b, lsn)
+	}
+	// PageSetAllVisible + visibilitymap_set → the VM buffer dirtied, XLOG_HEAP2_VISIBLE
+	// registering it (an image when the VM page was last logged before the redo pointer).
+	c.pool.MarkBufferDirty(be, b)
+	c.logVisible(be, b, vmBuf, rel.Hole(blk))
+	rel.SetFlags(blk, heap.PageAllVisible)
+	if doFreeze {
+		rel.SetFlags(blk, heap.PageAllFrozen)
+	}
+}
+
+// freezeRecord is the record that freezes n tuples with one plan: its main
+// data and its block data (the part dropped when the page goes in as an image).
+func freezeRecord(v pg.Version, n int) (main, blockData int) {
+	switch {
+	case v >= 17:
+		// XLOG_HEAP2_PRUNE_VACUUM_SCAN: xl_heap_prune (reason, flags) +
+		// snapshotConflictHorizon; block data: nplans + one xlhp_freeze_plan (12) + n offsets.
+		return 2 + 4, 2 + 12 + 2*n
+	case v == 16:
+		// xl_heap_freeze_page (horizon 4, nplans 2, isCatalogRel 1); plans + offsets as block data.
+		return 7, 12 + 2*n
+	default:
+		// 15: xl_heap_freeze_page (cutoff 4, ntuples 2); xl_heap_freeze_tuple (12) per tuple as block data.
+		return 6, 12 * n
+	}
+}
+
+// freezeRecordLen is the freeze record's length for a page of n tuples with
+// the given hole, as an image when image is set (XLogRecordAssemble drops the
+// block data then).
+func freezeRecordLen(v pg.Version, n int, image bool, hole int) int {
+	main, data := freezeRecord(v, n)
+	blockRef := wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber
+	size := wal.SizeOfXLogRecord + blockRef + wal.SizeOfShortMainDataHdr + main
+	if image {
+		return size + wal.SizeOfBlockImageHeader + pg.BLCKSZ - hole
+	}
+	return size + data
+}

@@ -1,0 +1,641 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// # Statements
+//
+// Every method below is one client command as a scenario runs it: a new
+// session (its catalog pins, see catalog.go), the client's pause before a
+// statement (costs.InterCommandNs), the statement, and what a crash armed
+// with CrashAfterWrites leaves of it. A method that fails leaves the cluster
+// usable, as a failed statement leaves a server.
+
+// ErrDown is returned by every call between a crash and Recover.
+var ErrDown = errors.New("the server is down after the crash (run recover first)")
+
+// command runs one client command: the down check, the session that pins
+// only catalog pages (kind, when session), fn, then the after-command
+// bookkeeping (a crash that fired during it, a WAL error).
+func (c *Cluster) command(name string, kind catalogKind, session bool, fn func() error) error {
+	if session {
+		// The session starts before anything is checked, as a client connects
+		// before its command is parsed.
+		if err := c.session(kind); err != nil {
+			return err
+		}
+	}
+	if c.crash.down {
+		return fmt.Errorf("%s: %w", name, ErrDown)
+	}
+	err := fn()
+	c.afterCommand()
+	if err == nil && c.wal.Err() != nil {
+		return fmt.Errorf("%s: %w", name, c.wal.Err())
+	}
+	return err
+}
+
+// statement runs a statement after the client's pause: its result carries
+// how EXPLAIN words it for this version.
+func (c *Cluster) statement(name string, run func() (*StmtResult, error)) (*StmtResult, error) {
+	var res *StmtResult
+	err := c.command(name, 0, false, func() error {
+		c.advanceTo(c.now + costs.InterCommandNs)
+		r, err := run()
+		if err != nil {
+			return err
+		}
+		r.IOTimings, r.Version = c.S.Bool("track_io_timing"), int(c.S.Version)
+		res = r
+		return nil
+	})
+	return res, err
+}
+
+// table looks a table up by name.
+func (c *Cluster) table(name string) (*heap.Relation, error) {
+	r, ok := c.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("relation %q does not exist", name)
+	}
+	return r, nil
+}
+
+// Set changes run-time settings, all or none (SET; restart-only settings
+// are refused). It returns the notices for settings accepted but not
+// simulated.
+func (c *Cluster) Set(settings ...Setting) (notices []string, err error) {
+	err = c.command("set", catalogSession, true, func() error {
+		if len(settings) == 0 {
+			return fmt.Errorf("set: expected GUC=value")
+		}
+		next := c.S.clone()
+		for _, st := range settings {
+			g := lookupGUC(st.Name)
+			if g != nil && g.restart && g.in(next.Version) {
+				if g.machine {
+					return &pg.SettingError{Name: st.Name, Value: st.Value, Allowed: "describes the machine; give it on the cluster command"}
+				}
+				if g.initdb {
+					return &pg.SettingError{Name: st.Name, Value: st.Value, Allowed: "is chosen at initdb; start a new cluster with cluster ... " + st.Name + "=" + st.Value}
+				}
+				return &pg.SettingError{Name: st.Name, Value: st.Value, Allowed: "cannot be changed without restarting the server (set it on the cluster command)"}
+			}
+			n, err := next.Set(st.Name, st.Value)
+			if err != nil {
+				return err
+			}
+			if n != "" {
+				notices = append(notices, n)
+			}
+		}
+		c.S = next
+		c.pool.TrackIOTiming = next.Bool("track_io_timing")
+		return c.applyWALCompression()
+	})
+	return notices, err
+}
+
+// Restart is a fast shutdown and start: the shutdown checkpoint writes every
+// dirty buffer and logs XLOG_CHECKPOINT_SHUTDOWN (no REDO record, no standby
+// snapshot); the pool comes back empty, on the free list in 15 to 18.
+func (c *Cluster) Restart() error {
+	return c.command("restart", 0, false, func() error {
+		if c.txn.active {
+			return fmt.Errorf("restart: a transaction block is open (commit first)")
+		}
+		be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
+		c.pool.BufferSync(be, true)
+		be.Now = c.storage.SyncAll(be.Now)
+		be.Now = c.wal.ShutdownCheckpoint(be.Now, &be.WAL)
+		c.checkpointDone(c.wal.RedoRecPtr(), c.pool.RelSizes())
+		c.finish([]*participant{{be: be}})
+		c.foldWAL(be)
+		c.pool.Reset()
+		c.sync = syncScanTable{}
+		c.initFileStale = true
+		return nil
+	})
+}
+
+// DropCachesResult is what `echo 3 > /proc/sys/vm/drop_caches` did.
+type DropCachesResult struct {
+	Dropped int // clean pages the OS page cache lost
+	Cached  int // dirty pages that stay until written back
+}
+
+// DropCaches empties the OS page cache of its clean pages.
+func (c *Cluster) DropCaches() (DropCachesResult, error) {
+	var r DropCachesResult
+	err := c.command("drop", 0, false, func() error {
+		r.Dropped = c.storage.DropCaches(c.now)
+		in, act := c.storage.Cached()
+		r.Cached = in + act
+		return nil
+	})
+	return r, err
+}
+
+// Sleep lets d of simulated time pass; background processes run.
+func (c *Cluster) Sleep(d time.Duration) error {
+	return c.command("sleep", catalogSession, true, func() error {
+		if d < 0 {
+			return fmt.Errorf("sleep %s: a duration cannot be negative", d)
+		}
+		c.advanceTo(c.now + int64(d))
+		return nil
+	})
+}
+
+// Insert is INSERT INTO table SELECT … of rows rows (0: the table's declared
+// rows), one heap_insert each.
+func (c *Cluster) Insert(table string, rows int64) (*StmtResult, error) {
+	r, n, err := c.loadTarget("insert", table, rows)
+	if err != nil {
+		return nil, c.failed(err)
+	}
+	return c.statement("insert", func() (*StmtResult, error) { return c.insertSelect(r, n) })
+}
+
+// Copy is COPY table FROM STDIN [(FREEZE)] of rows rows (0: the table's
+// declared rows). FREEZE needs the table created or truncated in the open
+// transaction block.
+func (c *Cluster) Copy(table string, rows int64, freeze bool) (*StmtResult, error) {
+	r, n, err := c.loadTarget("copy", table, rows)
+	if err != nil {
+		return nil, c.failed(err)
+	}
+	return c.statement("copy", func() (*StmtResult, error) { return c.copyFrom(r, n, freeze) })
+}
+
+// failed is an argument error found before a command ran: what the
+// after-command bookkeeping would have noted stays noted.
+func (c *Cluster) failed(err error) error {
+	c.afterCommand()
+	return err
+}
+
+// loadTarget checks a load's table and row count.
+func (c *Cluster) loadTarget(cmd, table string, rows int64) (*heap.Relation, int64, error) {
+	if c.crash.down {
+		return nil, 0, fmt.Errorf("%s: %w", cmd, ErrDown)
+	}
+	r, err := c.table(table)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s %s: %w", cmd, table, err)
+	}
+	if err := c.keyIndexesMaintainable(r); err != nil {
+		return nil, 0, fmt.Errorf("%s %s: %w", cmd, r.Name, err)
+	}
+	n := rows
+	if n == 0 {
+		n = r.Declared
+	}
+	if n < 1 {
+		return nil, 0, fmt.Errorf("%s %s: rows=%d: must be a whole number of rows, at least 1", cmd, r.Name, rows)
+	}
+	if err := relSizeLimit(r.Rows+n, r.Shape.TuplesPerPage()); err != nil {
+		return nil, 0, fmt.Errorf("%s %s: %w", cmd, r.Name, err)
+	}
+	return r, n, nil
+}
+
+// Analyze is ANALYZE table: a block sample of 300 × default_statistics_target.
+func (c *Cluster) Analyze(table string) (*StmtResult, error) {
+	r, err := c.tableFor("analyze", table)
+	if err != nil {
+		return nil, err
+	}
+	return c.statement("analyze", func() (*StmtResult, error) { return c.analyze(r) })
+}
+
+// tableFor looks up a statement's table, refusing while the server is down.
+func (c *Cluster) tableFor(cmd, table string) (*heap.Relation, error) {
+	if c.crash.down {
+		return nil, c.failed(fmt.Errorf("%s: %w", cmd, ErrDown))
+	}
+	r, err := c.table(table)
+	if err != nil {
+		return nil, c.failed(fmt.Errorf("%s %s: %w", cmd, table, err))
+	}
+	return r, nil
+}
+
+// Begin is BEGIN: the following statements run in one transaction.
+func (c *Cluster) Begin() error {
+	return c.command("begin", 0, false, func() error {
+		if c.txn.active {
+			return fmt.Errorf("begin: there is already a transaction in progress")
+		}
+		c.txn = transaction{active: true, created: map[pg.RelID]bool{}}
+		return nil
+	})
+}
+
+// Commit is COMMIT (a commit record if the transaction wrote).
+func (c *Cluster) Commit() error {
+	return c.command("commit", 0, false, func() error {
+		if !c.txn.active {
+			return fmt.Errorf("commit: there is no transaction in progress")
+		}
+		wrote := c.txn.wrote
+		c.txn = transaction{}
+		be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+		c.endStatement(be, wrote)
+		c.finish([]*participant{{be: be}})
+		c.foldWAL(be)
+		return nil
+	})
+}
+
+// InTransaction reports whether a transaction block is open.
+func (c *Cluster) InTransaction() bool { return c.txn.active }
+
+// Checkpoint is CHECKPOINT, from its own session.
+func (c *Cluster) Checkpoint() (*StmtResult, error) {
+	if err := c.session(catalogCheckpoint); err != nil {
+		return nil, err
+	}
+	return c.statement("checkpoint", c.checkpoint)
+}
+
+// Evict is pg_buffercache_evict_relation(table).
+func (c *Cluster) Evict(table string) (*StmtResult, error) {
+	if err := c.session(catalogSession); err != nil {
+		return nil, err
+	}
+	r, err := c.tableFor("evict", table)
+	if err != nil {
+		return nil, err
+	}
+	return c.statement("evict", func() (*StmtResult, error) { return c.evict(r) })
+}
+
+// EvictAll is pg_buffercache_evict_all().
+func (c *Cluster) EvictAll() (*StmtResult, error) {
+	if err := c.session(catalogSession); err != nil {
+		return nil, err
+	}
+	return c.statement("evict", func() (*StmtResult, error) { return c.evict(nil) })
+}
+
+// Scan is SELECT count(*) FROM table: a serial or parallel Seq Scan, or an
+// Index Only Scan of one of its btrees when the planner finds it cheaper.
+func (c *Cluster) Scan(table string) (*StmtResult, error) {
+	r, err := c.tableFor("scan", table)
+	if err != nil {
+		return nil, err
+	}
+	return c.statement("scan", func() (*StmtResult, error) { return c.seqScan(r) })
+}
+
+// Vacuum is VACUUM [FREEZE] table.
+func (c *Cluster) Vacuum(table string, freeze bool) (*StmtResult, error) {
+	r, err := c.tableFor("vacuum", table)
+	if err != nil {
+		return nil, err
+	}
+	if c.txn.active {
+		return nil, c.failed(fmt.Errorf("vacuum %s: VACUUM cannot run inside a transaction block", r.Name))
+	}
+	return c.statement("vacuum", func() (*StmtResult, error) { return c.vacuum(r, freeze) })
+}
+
+// Mark remembers the WAL position and every counter under name, for the
+// since= of StatIO, WALSince and Replication.
+func (c *Cluster) Mark(name string) error {
+	return c.command("mark", catalogSession, true, func() error {
+		c.marks[name] = mark{lsn: c.wal.InsertLSN(), io: c.pool.Stats, wal: c.wal.Total, statWAL: c.statWAL(), time: c.now, changes: c.rowChanges}
+		return nil
+	})
+}
+
+// MarkInfo is what a mark remembered.
+type MarkInfo struct {
+	LSN    pg.LSN         // the insert LSN
+	IO     bufmgr.IOStats // pg_stat_io's counters
+	WAL    wal.Usage      // the WAL inserted so far
+	TimeNs int64          // the simulated clock
+}
+
+// Mark returns what the named mark remembered.
+func (c *Cluster) MarkInfo(name string) (MarkInfo, bool) {
+	m, ok := c.marks[name]
+	return MarkInfo{LSN: m.lsn, IO: m.io, WAL: m.wal, TimeNs: m.time}, ok
+}
+
+// mark looks a mark up ("" is no mark: since the cluster started).
+func (c *Cluster) markNamed(name string) (*mark, error) {
+	if name == "" {
+		return nil, nil
+	}
+	m, ok := c.marks[name]
+	if !ok {
+		return nil, fmt.Errorf("since=%s: no such mark (set one with: mark %s)", name, name)
+	}
+	return &m, nil
+}
+
+// TruncateResult is what TRUNCATE left.
+type TruncateResult struct {
+	FreeList int // buffers on the free list afterwards
+}
+
+// Truncate is TRUNCATE table: its buffers are invalidated onto the free
+// list (DropRelationBuffers → InvalidateBuffer; in 19 they wait for the
+// clock hand).
+func (c *Cluster) Truncate(table string) (TruncateResult, error) {
+	var res TruncateResult
+	err := c.command("truncate", catalogSession, true, func() error {
+		r, err := c.table(table)
+		if err != nil {
+			return fmt.Errorf("truncate %s: %w", table, err)
+		}
+		if c.hasIndex(r) {
+			return fmt.Errorf("truncate %s: truncating an indexed table is not modelled yet", r.Name)
+		}
+		c.pool.DropRelBuffers(r.ID)
+		if c.txn.active {
+			c.txn.created[r.ID] = true // a new relfilenode in this transaction
+		}
+		r.Truncate()
+		// The new relfilenode comes with no free space map and no visibility map.
+		for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
+			c.pool.DropRelBuffers(c.fork(r, f))
+		}
+		for k := range c.fsmUpper {
+			if k[0] == int(r.ID) {
+				delete(c.fsmUpper, k)
+			}
+		}
+		res.FreeList = c.pool.Control().FreeListLen()
+		return nil
+	})
+	return res, err
+}
+
+// TableSpec describes a CREATE TABLE: the row shape and how many rows
+// Insert and Copy load by default. Zero fields take the defaults; give the
+// size as Rows or Pages and the shape as at most one of TupleBytes, Columns
+// and TuplesPerPage.
+type TableSpec struct {
+	Name string
+	// Rows or Pages: the rows Insert and Copy load (Pages × the tuples a page holds).
+	Rows, Pages int64
+	// TupleBytes is the heap tuple's length with its 23-byte header, 24..8164:
+	// the columns (id int4, pad text) with pad that long.
+	TupleBytes int
+	// Columns are the column types: int2, int4, int8, float8, bool, date,
+	// timestamp, uuid, text:N, varchar:N, bytea:N (N bytes).
+	Columns []string
+	// TuplesPerPage asks for the widest MAXALIGNed (id int4, pad text) tuple of
+	// which exactly that many fit a page, 1..291.
+	TuplesPerPage int
+	// Fillfactor is the table's fillfactor, 10..100 (0: 100).
+	Fillfactor int
+	// Content is what pad holds: "x" (repeat('x', n), the default) or "md5"
+	// (rpad(md5(id), n, md5(id+7))), which matters under wal_compression.
+	Content string
+	// Autovacuum is the table's autovacuum_enabled (nil: on; not simulated).
+	Autovacuum *bool
+}
+
+// Allowed ranges of TableSpec, by scenario option name.
+var tableAllowed = map[string]string{
+	"rows":            "must be a whole number of rows, at least 1",
+	"pages":           "a table of 0 pages cannot be loaded; pages must be at least 1",
+	"tuple_bytes":     "must be between 24 and 8164 bytes (a heap tuple with its 23-byte header)",
+	"tuples_per_page": "must be between 1 and 291 (MaxHeapTuplesPerPage)",
+	"fillfactor":      "must be between 10 and 100",
+	"content":         "x (the pad repeats 'x') or md5 (rpad(md5(id), n, md5(id+7)))",
+}
+
+// TableOptionAllowed says what a CREATE TABLE option (rows, pages,
+// tuple_bytes, tuples_per_page, fillfactor, content) allows, for errors
+// about values that do not even parse.
+func TableOptionAllowed(option string) string { return tableAllowed[option] }
+
+// TableInfo is a table's layout and size.
+type TableInfo struct {
+	Name          string
+	Declared      int64 // the rows Insert and Copy load by default
+	Rows          int64 // the rows loaded
+	Pages         int   // the heap's pages
+	TupleBytes    int   // heap tuple length, header included
+	TuplesPerPage int
+	Hole          int // bytes free between the line pointers and the tuples of a full page
+}
+
+// shape checks a spec and works out its heap shape and rows.
+func (t *TableSpec) shape() (heap.Shape, int64, error) {
+	name := t.Name
+	shape := heap.Shape{TupleLen: 28, Fillfactor: 100, PlannerWidth: 4}
+	bad := func(key string, v any) error {
+		return &pg.SettingError{Name: key, Value: fmt.Sprint(v), Allowed: tableAllowed[key]}
+	}
+	haveShape := false
+	switch {
+	case t.Rows < 0:
+		return shape, 0, bad("rows", t.Rows)
+	case t.Pages < 0:
+		return shape, 0, bad("pages", t.Pages)
+	}
+	if t.Columns != nil {
+		w, pw, err := columnsWidth(t.Columns)
+		if err != nil {
+			return shape, 0, fmt.Errorf("table %s: columns: %w", name, err)
+		}
+		shape.TupleLen, shape.PlannerWidth, haveShape = w, pw, true
+	}
+	if t.TupleBytes != 0 {
+		if t.TupleBytes < 24 {
+			return shape, 0, bad("tuple_bytes", t.TupleBytes)
+		}
+		// (id int4, pad text): the planner sees int4 (4) + text (32).
+		shape.TupleLen, shape.PlannerWidth, haveShape = t.TupleBytes, 36, true
+	}
+	if t.TuplesPerPage < 0 || t.TuplesPerPage > heap.MaxHeapTuplesPerPage {
+		return shape, 0, bad("tuples_per_page", t.TuplesPerPage)
+	}
+	if t.Fillfactor != 0 {
+		if t.Fillfactor < 10 || t.Fillfactor > 100 {
+			return shape, 0, bad("fillfactor", t.Fillfactor)
+		}
+		shape.Fillfactor = t.Fillfactor
+	}
+	if t.Content != "" && t.Content != "x" && t.Content != "md5" {
+		return shape, 0, bad("content", t.Content)
+	}
+	if tpp := t.TuplesPerPage; tpp > 0 {
+		if haveShape {
+			return shape, 0, fmt.Errorf("table %s: give tuples_per_page or a row shape (tuple_bytes, columns), not both", name)
+		}
+		// The widest MAXALIGNed tuple of which tpp fit on a page (at the fillfactor).
+		shape.TupleLen = ((pg.BLCKSZ-heap.SizeOfPageHeaderData)/tpp - heap.SizeOfItemID) &^ 7
+		shape.PlannerWidth = 36
+		for shape.TupleLen > heap.SizeofHeapTupleHdr+1 && shape.TuplesPerPage() < tpp {
+			shape.TupleLen -= 8
+		}
+		if got := shape.TuplesPerPage(); got != tpp {
+			return shape, 0, &pg.SettingError{Name: "tuples_per_page", Value: fmt.Sprint(tpp),
+				Allowed: fmt.Sprintf("no MAXALIGNed tuple length gives exactly %d a page at fillfactor %d (%d-byte tuples give %d); give tuple_bytes and a fillfactor", tpp, shape.Fillfactor, shape.TupleLen, got)}
+		}
+	}
+	if err := shape.Validate(); err != nil {
+		return shape, 0, err
+	}
+	if t.Rows == 0 && t.Pages == 0 {
+		return shape, 0, fmt.Errorf("table %s: give its size as rows=N or pages=N", name)
+	}
+	if t.Rows > 0 && t.Pages > 0 {
+		return shape, 0, fmt.Errorf("table %s: give rows=N or pages=N, not both", name)
+	}
+	rows := t.Rows
+	if rows == 0 {
+		rows = t.Pages * int64(shape.TuplesPerPage())
+	}
+	if err := relSizeLimit(rows, shape.TuplesPerPage()); err != nil {
+		return shape, 0, fmt.Errorf("table %s: %w", name, err)
+	}
+	return shape, rows, nil
+}
+
+// CreateTable is CREATE TABLE with the spec's row shape.
+func (c *Cluster) CreateTable(t TableSpec) (TableInfo, error) {
+	var info TableInfo
+	err := c.command("table", catalogTable, true, func() error {
+		name := t.Name
+		if name == "" {
+			return fmt.Errorf("table: expected a name: table NAME rows=N ...")
+		}
+		if _, ok := c.byName[name]; ok {
+			return fmt.Errorf("table %s: relation %q already exists", name, name)
+		}
+		shape, rows, err := t.shape()
+		if err != nil {
+			return err
+		}
+		hasVarlena := false
+		for _, col := range t.Columns {
+			typ, _, _ := strings.Cut(strings.TrimSpace(col), ":")
+			if typ == "text" || typ == "varchar" || typ == "bytea" {
+				hasVarlena = true
+			}
+		}
+		id := pg.RelID(len(c.rels))
+		r := heap.NewRelation(id, name, shape)
+		r.Autovacuum = t.Autovacuum == nil || *t.Autovacuum
+		r.Declared = rows
+		// (id int4, pad text) shapes have a varlena column unless the row is the bare int; columns= say so themselves.
+		r.HasToast = hasVarlena || (t.Columns == nil && shape.TupleLen > 28)
+		r.Columns = t.Columns
+		r.Content = t.Content
+		if r.Content == "" {
+			r.Content = "x"
+		}
+		c.rels = append(c.rels, r)
+		c.byName[name] = r
+		if c.txn.active {
+			c.txn.created[id] = true
+		}
+		c.pool.CreateRel(id, 0, true)
+		info = TableInfo{Name: name, Declared: rows, TupleBytes: shape.TupleLen, TuplesPerPage: shape.TuplesPerPage(), Hole: shape.Hole(shape.TuplesPerPage())}
+		return nil
+	})
+	return info, err
+}
+
+// Relation size limits. PostgreSQL's: block numbers end at MaxBlockNumber
+// (0xFFFFFFFE), so a relation has at most 2^32 − 1 blocks (32TB). The
+// simulator's: 134,217,728 pages (1TB) a relation, whose per-page state
+// (the buffer mapping entry, the page LSN, hint/visibility flags and free
+// space: 16 bytes a page) then takes ~2.1GB.
+const (
+	pgMaxRelBlocks  = 1<<32 - 1
+	simMaxRelBlocks = 1 << 27
+)
+
+// relSizeLimit refuses a table that would outgrow either limit.
+func relSizeLimit(rows int64, tuplesPerPage int) error {
+	pages := (rows + int64(tuplesPerPage) - 1) / int64(tuplesPerPage)
+	switch {
+	case rows < 0 || pages > pgMaxRelBlocks:
+		return fmt.Errorf("%d rows need more than PostgreSQL's %d blocks a relation (32TB: block numbers end at 0xFFFFFFFE)", rows, int64(pgMaxRelBlocks))
+	case pages > simMaxRelBlocks:
+		return fmt.Errorf("%d pages: beyond the simulator's limit of %d pages a relation (1TB; 16 bytes of state a page)", pages, simMaxRelBlocks)
+	}
+	return nil
+}
+
+// columnsWidth computes a row's heap tuple length with PostgreSQL's
+// alignment (heap_compute_data_size): int2/int4/int8/float8/bool/date/
+// timestamp/uuid fixed-width at their alignment; text:N a varlena of N bytes
+// (1-byte header when it fits in 126 bytes, else 4-byte header, int-aligned).
+// The planner's width counts 32 for a text column.
+func columnsWidth(cols []string) (tlen, plannerWidth int, err error) {
+	off := 0
+	align := func(a int) { off = (off + a - 1) &^ (a - 1) }
+	for _, col := range cols {
+		typ, nstr, hasN := strings.Cut(strings.TrimSpace(col), ":")
+		switch typ {
+		case "int2":
+			align(2)
+			off += 2
+			plannerWidth += 2
+		case "int4", "int", "integer", "date":
+			align(4)
+			off += 4
+			plannerWidth += 4
+		case "int8", "bigint", "float8", "timestamp", "timestamptz":
+			align(8)
+			off += 8
+			plannerWidth += 8
+		case "bool", "boolean":
+			off++
+			plannerWidth++
+		case "uuid":
+			off += 16
+			plannerWidth += 16
+		case "text", "varchar", "bytea":
+			if !hasN {
+				return 0, 0, fmt.Errorf("%s needs a length, e.g. %s:1800", typ, typ)
+			}
+			n, e := strconv.Atoi(nstr)
+			if e != nil || n < 0 || n > 8000 {
+				return 0, 0, fmt.Errorf("%s: length must be 0..8000", col)
+			}
+			if n+1 <= 127 {
+				off += 1 + n
+			} else {
+				align(4)
+				off += 4 + n
+			}
+			plannerWidth += 32
+		default:
+			return 0, 0, fmt.Errorf("unknown column type %q (int2, int4, int8, float8, bool, date, timestamp, uuid, text:N, varchar:N, bytea:N)", typ)
+		}
+	}
+	return pg.MaxAlign(heap.SizeofHeapTupleHdr) + off, plannerWidth, nil
+}
+
+// Table returns a table's layout and declared rows.
+func (c *Cluster) Table(name string) (TableInfo, bool) {
+	r, ok := c.byName[name]
+	if !ok {
+		return TableInfo{}, false
+	}
+	tpp := r.Shape.TuplesPerPage()
+	return TableInfo{Name: r.Name, Declared: r.Declared, Rows: r.Rows, Pages: r.NPages(),
+		TupleBytes: r.Shape.TupleLen, TuplesPerPage: tpp, Hole: r.Shape.Hole(tpp)}, true
+}

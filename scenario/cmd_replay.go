@@ -1,0 +1,88 @@
+package scenario
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/trace"
+)
+
+// Example: replay zipf.oracleGeneral format=oraclegeneral relation=trace
+func (e *Env) cmdReplay(args []datadriven.CmdArg) (Output, error) {
+	if len(args) == 0 || !positional(args[0]) {
+		return Output{}, errorf("replay: expected a trace file: replay FILE format=oraclegeneral|csv [relation=NAME]")
+	}
+	path := args[0].Key
+	format, haveFormat := trace.OracleGeneral, false
+	relName := ""
+	for _, a := range args[1:] {
+		val, err := argVal(a)
+		if err != nil {
+			return Output{}, errorf("replay %s: %w", path, err)
+		}
+		switch a.Key {
+		case "format":
+			if format, err = trace.ParseFormat(val); err != nil {
+				return Output{}, errorf("replay %s: %w", path, err)
+			}
+			haveFormat = true
+		case "relation":
+			relName = val
+		default:
+			return Output{}, errorf("replay %s: unknown option %q (format, relation)", path, a.Key)
+		}
+	}
+	if !haveFormat {
+		return Output{}, errorf("replay %s: give the trace's format=oraclegeneral or format=csv", path)
+	}
+	if format == trace.CSV && relName != "" {
+		return Output{}, errorf("replay %s: relation= is for oraclegeneral traces; CSV lines name their relation", path)
+	}
+	if e.C.InTransaction() {
+		return Output{}, errorf("replay %s: not inside a transaction block (commit first)", path)
+	}
+	file := path
+	if !filepath.IsAbs(file) && e.Dir != "" {
+		file = filepath.Join(e.Dir, file)
+	}
+	f, err := openTrace(path, file, format)
+	if err != nil {
+		return Output{}, errorf("replay %w", err)
+	}
+	defer f.Close()
+	res, err := e.C.Replay(f, path, format, relName)
+	if err != nil {
+		return Output{}, err
+	}
+	ratio := res.HitRatio()
+	text := fmt.Sprintf("Replay of %s (%s) on %s: %d blocks\n  Requests: %d  hits=%d misses=%d evictions=%d\n  Hit ratio: %.4f",
+		res.File, res.Format, res.Relation, res.Blocks, res.Requests, res.Hits, res.Misses, res.Evictions, ratio)
+	if res.Written > 0 {
+		text += fmt.Sprintf("\n  Buffers written: %d", res.Written)
+	}
+	text += fmt.Sprintf("\n  Execution Time: %.3f ms", float64(res.TimeNs)/1e6)
+	return Output{Text: text, JSON: map[string]any{
+		"requests": res.Requests, "hits": res.Hits, "misses": res.Misses, "evictions": res.Evictions,
+		"hit_ratio": ratio, "shared_written": res.Written, "blocks": res.Blocks, "time_ms": ms(res.TimeNs),
+	}}, nil
+}
+
+// openTrace opens a trace file, which must be a regular file.
+func openTrace(name, file string, format trace.Format) (*os.File, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	return f, nil
+}
