@@ -30,6 +30,7 @@ import (
 //   - posix_fadvise(WILLNEED): a system call that queues reads, ~2 µs.
 //   - Checksum computation and WAL record copying+CRC at a few GB/s.
 //   - Parallel worker start-up: fork + catalog cache warm-up, a few ms.
+//
 // CostModel is the simulated duration of each kind of work, in nanoseconds.
 type CostModel struct {
 	Buf            bufmgr.Costs
