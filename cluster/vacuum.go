@@ -10,47 +10,6 @@ import (
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
-// checkpoint runs CHECKPOINT (FAST | FORCE | WAIT): the REDO record (17+)
-// fixes the new redo pointer, BufferSync writes every dirty permanent buffer
-// (usage counts untouched, buffers stay valid), then RUNNING_XACTS and
-// CHECKPOINT_ONLINE are written and flushed (CreateCheckPoint).
-func (c *Cluster) checkpoint() (*StmtResult, error) {
-	start := c.now
-	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
-	lsn0 := c.wal.InsertLSN()
-	be.Now = c.wal.Checkpoint(be.Now, &be.WAL, c.S.Version)
-	redo, sizes := c.wal.RedoRecPtr(), c.pool.RelSizes()
-	written := c.pool.BufferSync(be, false)
-	be.Now = c.storage.SyncAll(be.Now) // ProcessSyncRequests: fsync the files written since the last checkpoint
-	be.Now = c.wal.FinishCheckpoint(be.Now, &be.WAL)
-	c.checkpointDone(redo, sizes)
-	c.finish([]*participant{{be: be}})
-	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
-	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; WAL %d bytes", written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-lsn0))
-	c.foldWAL(be)
-	return res, nil
-}
-
-// evict runs pg_buffercache_evict_all() or pg_buffercache_evict_relation().
-func (c *Cluster) evict(rel *heap.Relation) (*StmtResult, error) {
-	start := c.now
-	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	var r bufmgr.EvictResult
-	if rel == nil {
-		r = c.pool.Evict(be, 0, true)
-	} else {
-		r = c.pool.Evict(be, rel.ID, false)
-	}
-	c.finish([]*participant{{be: be}})
-	res := &StmtResult{Kind: "Evict", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
-	if rel != nil {
-		res.Relation = rel.Name
-	}
-	res.Extra = append(res.Extra, fmt.Sprintf("buffers_evicted=%d buffers_flushed=%d buffers_skipped=%d", r.Evicted, r.Flushed, r.Skipped))
-	c.foldWAL(be)
-	return res, nil
-}
-
 // vacuum runs VACUUM on a table with no dead tuples (a fresh load): a
 // BAS_VACUUM ring (whose dirty victims are written after a WAL flush, never
 // rejected), a read stream at maintenance_io_concurrency (17+); per page not
@@ -148,12 +107,6 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	}
 	c.foldWAL(be)
 	return res, nil
-}
-
-// insertRecord inserts a record with no image.
-func (c *Cluster) insertRecord(now int64, u *wal.Usage, size int) (int64, pg.LSN) {
-	lsn, now := c.wal.Insert(now, u, size, 0)
-	return now, lsn
 }
 
 // standbyInvalidationsLen is XLOG_STANDBY_INVALIDATIONS with the three messages
