@@ -111,7 +111,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 		NBuffers: s.NBuffers(), Version: s.Version,
 		Checksums: s.Bool("data_checksums"), WALLogHints: s.Bool("wal_log_hints"),
 		IOWorkers: ioWorkers, IOPool: pool, Costs: costs.Buf, Storage: st,
-		Replacement: s.Enum("replacement"), UsageMax: int(s.Int("usage_max")), Reject: s.reject(),
+		Replacement: s.Enum("replacement"), UsageMax: int(s.Int("usage_max")), Reject: s.Reject(),
 		NoFreeList: !s.Bool("freelist"),
 	}, w)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/pgbufsim/pgbufsim/guc"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -169,7 +170,7 @@ func (o Options) settings() (*Settings, []string, error) {
 	var notices []string
 	seen := map[string]bool{}
 	for _, st := range o.settingsList() {
-		if seen[st.Name] && lookupGUC(st.Name) != nil {
+		if seen[st.Name] && guc.Lookup(st.Name) != nil {
 			errs = append(errs, &pg.SettingError{Name: st.Name, Value: st.Value, Allowed: "is given twice"})
 			continue
 		}

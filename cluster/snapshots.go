@@ -304,7 +304,7 @@ func (c *Cluster) Settings() SettingsReport {
 		rep.PinLimit = s.PinLimit()
 	}
 	for _, n := range s.Names() {
-		if Machine(n) && s.hiddenDefault(n) {
+		if Machine(n) && s.HiddenDefault(n) {
 			continue
 		}
 		rep.Settings = append(rep.Settings, SettingValue{Name: n, Value: s.Format(n), Machine: Machine(n)})

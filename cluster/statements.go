@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/guc"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -80,14 +81,14 @@ func (c *Cluster) Set(settings ...Setting) (notices []string, err error) {
 		if len(settings) == 0 {
 			return fmt.Errorf("set: expected GUC=value")
 		}
-		next := c.S.clone()
+		next := c.S.Clone()
 		for _, st := range settings {
-			g := lookupGUC(st.Name)
-			if g != nil && g.restart && g.in(next.Version) {
-				if g.machine {
+			g := guc.Lookup(st.Name)
+			if g != nil && g.Restart() && g.In(next.Version) {
+				if g.IsMachine() {
 					return &pg.SettingError{Name: st.Name, Value: st.Value, Allowed: "describes the machine; give it on the cluster command"}
 				}
-				if g.initdb {
+				if g.InitDB() {
 					return &pg.SettingError{Name: st.Name, Value: st.Value, Allowed: "is chosen at initdb; start a new cluster with cluster ... " + st.Name + "=" + st.Value}
 				}
 				return &pg.SettingError{Name: st.Name, Value: st.Value, Allowed: "cannot be changed without restarting the server (set it on the cluster command)"}

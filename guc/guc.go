@@ -1,0 +1,543 @@
+// Package guc holds the settings a simulated cluster runs with, by their
+// PostgreSQL names and units, version by version: each GUC's type, unit,
+// range, default in each of 15 to 19, whether it needs a restart (or is
+// fixed at initdb), and whether the simulator models it (guc_tables.c,
+// guc.c's parsing of sizes and durations). Beside them are the machine's
+// settings (the OS page cache, the device, readahead) and the what-if
+// switches of the buffer manager (replacement, usage_max, reject, ring,
+// freelist), which a real server does not have.
+//
+// Derived values the server computes at start-up are here too:
+// InitializeMaxBackends (MaxBackends), GetPinLimit / MaxProportionalPins
+// (bufmgr.c), XLOGChooseNumBuffers (wal_buffers = -1).
+package guc
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/storage"
+	"github.com/pgbufsim/pgbufsim/strategy"
+)
+
+type gucKind uint8
+
+const (
+	kindInt gucKind = iota
+	kindSize
+	kindBool
+	kindDuration
+	kindEnum
+	kindReal
+)
+
+// gucDef describes one setting by its PostgreSQL name: type, unit, range, the
+// version's default, whether it needs a restart, and whether the model uses it.
+type gucDef struct {
+	name     string
+	kind     gucKind
+	unit     pg.Unit // size GUCs: the unit of a bare number
+	unitNs   int64   // duration GUCs: the unit of a bare number
+	min, max int64
+	enum     []string
+	since    pg.Version
+	until    pg.Version // the last version that has it (0: still there)
+	restart  bool       // PGC_POSTMASTER (or fixed at initdb)
+	initdb   bool       // data_checksums: chosen at initdb
+	modelled bool
+	// machine: not a PostgreSQL setting but the machine's (the OS page cache,
+	// readahead, the device), given on cluster; verify leaves it out.
+	machine bool
+	// whatif: a simulator variant of the buffer manager (replacement, ring,
+	// …), a machine setting that show settings lists only when changed.
+	whatif bool
+	def    func(v pg.Version) string
+	doc    string
+}
+
+func fixed(s string) func(pg.Version) string { return func(pg.Version) string { return s } }
+
+// in reports whether version v has the setting.
+func (g *gucDef) in(v pg.Version) bool { return g.since <= v && (g.until == 0 || v <= g.until) }
+
+// unknownIn is the error for a setting version v does not have.
+func (g *gucDef) unknownIn(v pg.Version, value string) error {
+	if v < g.since {
+		return &pg.SettingError{Name: g.name, Value: value, Allowed: fmt.Sprintf("unrecognized configuration parameter in PostgreSQL %d (added in %d)", v, g.since)}
+	}
+	return &pg.SettingError{Name: g.name, Value: value, Allowed: fmt.Sprintf("unrecognized configuration parameter in PostgreSQL %d (removed after %d)", v, g.until)}
+}
+
+// gucs is the table of settings the scenario language knows, in name order when printed.
+var gucs = []gucDef{
+	{name: "shared_buffers", kind: kindSize, unit: pg.UnitBlocks, min: 16, max: 1<<30 - 1, restart: true, modelled: true, def: fixed("128MB"), doc: "buffer pool size (NBuffers)"},
+	{name: "data_checksums", kind: kindBool, initdb: true, restart: true, modelled: true,
+		def: func(v pg.Version) string {
+			if v >= 18 {
+				return "on"
+			}
+			return "off"
+		}, doc: "initdb -k / --no-data-checksums (on by default from 18)"},
+	{name: "wal_log_hints", kind: kindBool, restart: true, modelled: true, def: fixed("off"), doc: "WAL-log hint bits like checksums do"},
+	{name: "full_page_writes", kind: kindBool, modelled: true, def: fixed("on"), doc: "off: normal WAL records carry no page image (hint-bit images stay); a page torn by a crash cannot be repaired"},
+	{name: "effective_io_concurrency", kind: kindInt, min: 0, max: 1000, modelled: true,
+		def: func(v pg.Version) string {
+			if v >= 18 {
+				return "16"
+			}
+			return "1"
+		}, doc: "read-stream I/O depth; BULKREAD ring term in 18"},
+	{name: "maintenance_io_concurrency", kind: kindInt, min: 0, max: 1000, modelled: true,
+		def: func(v pg.Version) string {
+			if v >= 18 {
+				return "16"
+			}
+			return "10"
+		}, doc: "read-stream I/O depth for VACUUM and ANALYZE"},
+	{name: "io_combine_limit", kind: kindSize, unit: pg.UnitBlocks, min: 1, max: 128, since: 17, modelled: true, def: fixed("128kB"), doc: "largest combined read (17: up to 32 blocks)"},
+	{name: "io_max_combine_limit", kind: kindSize, unit: pg.UnitBlocks, min: 1, max: 128, since: 18, restart: true, modelled: true, def: fixed("128kB"), doc: "caps io_combine_limit"},
+	{name: "io_method", kind: kindEnum, enum: []string{"worker", "sync", "io_uring"}, since: 18, restart: true, modelled: true, def: fixed("worker"), doc: "asynchronous reads by I/O workers, or synchronous"},
+	{name: "io_workers", kind: kindInt, min: 1, max: 32, since: 18, until: 18, modelled: true, def: fixed("3"), doc: "I/O worker processes (18; 19 has io_min_workers and io_max_workers)"},
+	{name: "io_min_workers", kind: kindInt, min: 1, max: 32, since: 19, modelled: true, def: fixed("2"), doc: "19: the I/O worker pool's starting and smallest size"},
+	{name: "io_max_workers", kind: kindInt, min: 1, max: 32, since: 19, modelled: true, def: fixed("8"), doc: "19: the pool grows to this when reads queue up"},
+	{name: "io_worker_launch_interval", kind: kindDuration, unitNs: 1e6, min: 0, max: 2147483647e6, since: 19, modelled: true, def: fixed("100ms"), doc: "19: at most one new I/O worker this often"},
+	{name: "io_worker_idle_timeout", kind: kindDuration, unitNs: 1e6, min: 0, max: 2147483647e6, since: 19, modelled: true, def: fixed("1min"), doc: "19: an idle worker above io_min_workers exits after this"},
+	{name: "max_connections", kind: kindInt, min: 1, max: 262143, restart: true, modelled: true, def: fixed("100"), doc: "enters MaxBackends, hence the pin limit"},
+	{name: "autovacuum_worker_slots", kind: kindInt, min: 1, max: 262143, since: 18, restart: true, modelled: true, def: fixed("16"), doc: "enters MaxBackends (18)"},
+	{name: "autovacuum_max_workers", kind: kindInt, min: 1, max: 262143, modelled: true,
+		def: fixed("3"), doc: "enters MaxBackends (before 18)"},
+	{name: "max_worker_processes", kind: kindInt, min: 0, max: 262143, restart: true, modelled: true, def: fixed("8"), doc: "enters MaxBackends; caps parallel workers"},
+	{name: "max_wal_senders", kind: kindInt, min: 0, max: 262143, restart: true, modelled: true, def: fixed("10"), doc: "enters MaxBackends"},
+	{name: "max_parallel_workers_per_gather", kind: kindInt, min: 0, max: 1024, modelled: true, def: fixed("2"), doc: "workers per Gather"},
+	{name: "max_parallel_maintenance_workers", kind: kindInt, min: 0, max: 1024, modelled: false, def: fixed("2"), doc: "parallel index builds not simulated: builds are serial"},
+	{name: "max_parallel_workers", kind: kindInt, min: 0, max: 1024, modelled: true, def: fixed("8"), doc: "workers in all"},
+	{name: "parallel_leader_participation", kind: kindBool, modelled: true, def: fixed("on"), doc: "the leader scans too"},
+	{name: "min_parallel_table_scan_size", kind: kindSize, unit: pg.UnitBlocks, min: 0, max: 715827882, modelled: true, def: fixed("8MB"), doc: "smallest table scanned in parallel"},
+	{name: "parallel_setup_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("1000"), doc: "planner"},
+	{name: "parallel_tuple_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("0.1"), doc: "planner"},
+	{name: "seq_page_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("1"), doc: "planner"},
+	{name: "cpu_tuple_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("0.01"), doc: "planner"},
+	{name: "cpu_operator_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("0.0025"), doc: "planner"},
+	{name: "random_page_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("4"), doc: "planner: an index scan's pages"},
+	{name: "cpu_index_tuple_cost", kind: kindReal, min: 0, max: 1 << 40, modelled: true, def: fixed("0.005"), doc: "planner"},
+	{name: "effective_cache_size", kind: kindSize, unit: pg.UnitBlocks, min: 1, max: 2147483647, modelled: true, def: fixed("4GB"), doc: "planner: index_pages_fetched's cache"},
+	{name: "min_parallel_index_scan_size", kind: kindSize, unit: pg.UnitBlocks, min: 0, max: 715827882, modelled: true, def: fixed("512kB"), doc: "smallest index scanned in parallel"},
+	{name: "synchronize_seqscans", kind: kindBool, modelled: true, def: fixed("on"), doc: "sync scan start positions"},
+	{name: "wal_buffers", kind: kindSize, unit: pg.UnitBlocks, min: -1, max: 262143, restart: true, modelled: true, def: fixed("-1"), doc: "-1: 1/32 of shared_buffers, 64kB..16MB"},
+	{name: "wal_writer_delay", kind: kindDuration, unitNs: 1e6, min: 1e6, max: 10000e6, modelled: true, def: fixed("200ms"), doc: "WAL writer cycle"},
+	{name: "wal_writer_flush_after", kind: kindSize, unit: pg.UnitBlocks, min: 0, max: 1 << 31, modelled: true, def: fixed("1MB"), doc: "WAL writer flushes after this much"},
+	{name: "vacuum_buffer_usage_limit", kind: kindSize, unit: pg.UnitKB, min: 0, max: 16 << 20, since: 16, modelled: true,
+		def: func(v pg.Version) string {
+			if v >= 17 {
+				return "2MB"
+			}
+			return "256kB"
+		}, doc: "BAS_VACUUM ring (0 or 128kB..16GB)"},
+	{name: "default_statistics_target", kind: kindInt, min: 1, max: 10000, modelled: true, def: fixed("100"), doc: "ANALYZE sample (300 × target rows)"},
+	{name: "bgwriter_lru_maxpages", kind: kindInt, min: 0, max: 1073741823, modelled: false, def: fixed("100"), doc: "background writer not simulated yet: the model behaves as with 0"},
+	{name: "bgwriter_delay", kind: kindDuration, unitNs: 1e6, min: 10e6, max: 10000e6, modelled: false, def: fixed("200ms"), doc: "background writer not simulated yet"},
+	{name: "checkpoint_timeout", kind: kindDuration, unitNs: 1e9, min: 30e9, max: 86400e9, modelled: false, def: fixed("5min"), doc: "timed checkpoints not simulated yet"},
+	{name: "max_wal_size", kind: kindSize, unit: pg.UnitMB, min: 2, max: 1 << 31, modelled: false, def: fixed("1GB"), doc: "WAL-triggered checkpoints not simulated yet"},
+	{name: "autovacuum", kind: kindBool, modelled: false, def: fixed("on"), doc: "autovacuum not simulated yet"},
+	{name: "wal_compression", kind: kindEnum, enum: []string{"off", "on", "pglz", "lz4", "zstd"}, modelled: true, def: fixed("off"), doc: "full-page images compressed for real (pglz, lz4, zstd; on = pglz)"},
+	{name: "track_io_timing", kind: kindBool, modelled: true, def: fixed("off"), doc: "print I/O Timings: in statement output (io_read_ms is always computed)"},
+	{name: "os_cache", kind: kindSize, unit: pg.UnitKB, min: 0, max: 24 << 30, restart: true, machine: true, modelled: true, def: fixed("16GB"),
+		doc: "machine: the OS page cache available to data files (0: none, every read goes to the device; at most 24TB, the largest machines sold)"},
+	{name: "device", kind: kindEnum, enum: storage.DeviceNames(), restart: true, machine: true, modelled: true, def: fixed("nvme"),
+		doc: "machine: the storage device profile (see 'pgbufsim help devices')"},
+	{name: "read_ahead_kb", kind: kindInt, min: 0, max: storage.MaxReadAheadKB, restart: true, machine: true, modelled: true, def: fixed("128"),
+		doc: "machine: the device's kernel readahead maximum (/sys/block/DEV/queue/read_ahead_kb), a multiple of 4"},
+	{name: "catalog_pins", kind: kindBool, restart: true, machine: true, modelled: true, def: fixed("on"),
+		doc: "simulator: the catalog pages each session pins, as measured (off: none, so a teaching pool of 16 buffers holds only the tables)"},
+	{name: "replacement", kind: kindEnum, enum: strategy.PolicyNames(), restart: true, machine: true, whatif: true, modelled: true, def: fixed("clock"),
+		doc: "what-if: the victim search after the ring and free list (clock: PostgreSQL's clock sweep; lru; 2q as in PostgreSQL 8.0.2; arc as in 8.0.0/8.0.1; clock-pro)"},
+	{name: "usage_max", kind: kindInt, min: 1, max: strategy.MaxUsageLimit, restart: true, machine: true, whatif: true, modelled: true, def: fixed("5"),
+		doc: "what-if: the usage count a pin bumps to at most (PostgreSQL: 5; 1 makes the clock a second-chance policy)"},
+	{name: "reject", kind: kindEnum, enum: []string{"pg", "flush"}, restart: true, machine: true, whatif: true, modelled: true, def: fixed("pg"),
+		doc: "what-if: a BULKREAD ring's dirty buffer that needs a WAL flush (pg: StrategyRejectBuffer gives it up; flush: flush WAL and write it, like VACUUM's ring)"},
+	{name: "freelist", kind: kindBool, restart: true, machine: true, whatif: true, modelled: true,
+		def: func(v pg.Version) string {
+			if v >= 19 {
+				return "off" // 19 has no free list; freelist=on is refused there
+			}
+			return "on"
+		},
+		doc: "what-if: off removes the free list as PostgreSQL 19 did: buffers freed by DROP and TRUNCATE wait for the clock hand (always off in 19)"},
+	{name: "ring", kind: kindInt, min: 1, max: 1<<30 - 1, restart: true, machine: true, whatif: true, modelled: true, def: fixed("auto"),
+		doc: "what-if: every ring's size in buffers (auto: PostgreSQL's sizes), capped at shared_buffers/8"},
+	{name: "wal_level", kind: kindEnum, enum: []string{"minimal", "replica", "logical"}, restart: true, modelled: false, def: fixed("replica"), doc: "replica assumed"},
+}
+
+// Def is one setting's definition.
+type Def = gucDef
+
+// Lookup returns the definition of the named setting (nil: unknown).
+func Lookup(name string) *Def { return lookupGUC(name) }
+
+// In reports whether version v has the setting.
+func (g *gucDef) In(v pg.Version) bool { return g.in(v) }
+
+// Restart reports a setting that needs a server restart (PGC_POSTMASTER) or is fixed at initdb.
+func (g *gucDef) Restart() bool { return g.restart }
+
+// InitDB reports a setting chosen at initdb (data_checksums).
+func (g *gucDef) InitDB() bool { return g.initdb }
+
+// IsMachine reports a setting of the machine or the simulator, not of PostgreSQL.
+func (g *gucDef) IsMachine() bool { return g.machine }
+
+func lookupGUC(name string) *gucDef {
+	for i := range gucs {
+		if gucs[i].name == name {
+			return &gucs[i]
+		}
+	}
+	return nil
+}
+
+// Settings are the GUCs in force, by PostgreSQL name, with the version.
+type Settings struct {
+	Version pg.Version
+	vals    map[string]int64 // ints, sizes (in the GUC's unit), bools (0/1), durations (ns), reals (×1e6)
+	enums   map[string]string
+}
+
+// DefaultSettings are version v's defaults.
+func DefaultSettings(v pg.Version) (*Settings, error) {
+	if v < pg.MinVersion || v > pg.MaxVersion {
+		return nil, &pg.SettingError{Name: "version", Value: fmt.Sprint(v), Allowed: fmt.Sprintf("supported versions are %d to %d", pg.MinVersion, pg.MaxVersion)}
+	}
+	s := &Settings{Version: v, vals: map[string]int64{}, enums: map[string]string{}}
+	for i := range gucs {
+		g := &gucs[i]
+		if !g.in(v) {
+			continue
+		}
+		if err := s.set(g, g.def(v)); err != nil {
+			return nil, fmt.Errorf("default of %s: %w", g.name, err)
+		}
+	}
+	return s, nil
+}
+
+// Known reports whether the version has the setting.
+func (s *Settings) Known(name string) bool {
+	g := lookupGUC(name)
+	return g != nil && g.in(s.Version)
+}
+
+// Set parses and sets one setting. notice is non-empty for settings the model does not simulate.
+func (s *Settings) Set(name, value string) (notice string, err error) {
+	g := lookupGUC(name)
+	if g == nil {
+		return "", &pg.SettingError{Name: name, Value: value, Allowed: "unrecognized configuration parameter (see 'pgbufsim help settings')"}
+	}
+	if !g.in(s.Version) {
+		return "", g.unknownIn(s.Version, value)
+	}
+	if err := s.set(g, value); err != nil {
+		return "", err
+	}
+	if !g.modelled {
+		return fmt.Sprintf("notice: %s is accepted but not simulated (%s)", name, g.doc), nil
+	}
+	return "", nil
+}
+
+func (s *Settings) set(g *gucDef, value string) error {
+	bad := func(allowed string) error { return &pg.SettingError{Name: g.name, Value: value, Allowed: allowed} }
+	switch g.kind {
+	case kindBool:
+		switch strings.ToLower(value) {
+		case "on", "true", "yes", "1":
+			if g.name == "freelist" && s.Version >= 19 {
+				return bad("PostgreSQL 19 has no free list (2c78940527); freelist=on is a what-if for 15 to 18 only")
+			}
+			s.vals[g.name] = 1
+		case "off", "false", "no", "0":
+			s.vals[g.name] = 0
+		default:
+			return bad("must be a boolean (on/off/true/false)")
+		}
+	case kindEnum:
+		for _, e := range g.enum {
+			if e == value {
+				s.enums[g.name] = value
+				return nil
+			}
+		}
+		return bad("must be one of " + strings.Join(g.enum, ", "))
+	case kindReal:
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil || f < float64(g.min) || f > float64(g.max) {
+			return bad(fmt.Sprintf("must be a number from %d to %d", g.min, g.max))
+		}
+		s.vals[g.name] = int64(f * 1e6)
+	case kindInt:
+		if g.name == "ring" {
+			return s.setRing(g, value)
+		}
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return bad("must be an integer")
+		}
+		if n < g.min || n > g.max {
+			return bad(fmt.Sprintf("outside the allowed range %d..%d", g.min, g.max))
+		}
+		if g.name == "read_ahead_kb" && n%4 != 0 {
+			return bad(fmt.Sprintf("must be a multiple of 4 (the kernel reads ahead in 4kB pages) from 0 to %d", g.max))
+		}
+		s.vals[g.name] = n
+	case kindSize:
+		n, err := pg.ParseSize(value, g.unit)
+		if err != nil {
+			return bad(err.Error())
+		}
+		if n < g.min || n > g.max {
+			return bad(s.sizeRange(g, n))
+		}
+		if g.name == "shared_buffers" && n > simMaxBuffers {
+			return bad(fmt.Sprintf("beyond the simulator's limit of %d buffers (256GB; ~20 bytes of memory a buffer); PostgreSQL allows up to 8TB", simMaxBuffers))
+		}
+		if g.name == "io_combine_limit" && s.Version == 17 && n > 32 {
+			return bad("outside the allowed range 1..32 (8kB..256kB) in PostgreSQL 17")
+		}
+		if g.name == "vacuum_buffer_usage_limit" && n != 0 && n < 128 {
+			return bad("must be 0 or between 128kB and 16GB")
+		}
+		s.vals[g.name] = n
+	case kindDuration:
+		ns, err := pg.ParseDuration(value, g.unitNs)
+		if err != nil {
+			return bad(err.Error())
+		}
+		if ns < g.min || ns > g.max {
+			return bad(fmt.Sprintf("outside the allowed range %s..%s", fmtDur(g.min), fmtDur(g.max)))
+		}
+		s.vals[g.name] = ns
+	}
+	return nil
+}
+
+// setRing parses ring=auto|N; auto is stored as 0.
+func (s *Settings) setRing(g *gucDef, value string) error {
+	if value == "auto" {
+		s.vals[g.name] = 0
+		return nil
+	}
+	n, err := strconv.ParseInt(value, 10, 64)
+	if err != nil || n < g.min || n > g.max {
+		return &pg.SettingError{Name: g.name, Value: value, Allowed: fmt.Sprintf("must be auto or a number of buffers from %d to %d", g.min, g.max)}
+	}
+	s.vals[g.name] = n
+	return nil
+}
+
+func (s *Settings) sizeRange(g *gucDef, n int64) string {
+	switch {
+	case g.name == "shared_buffers" && n < g.min:
+		return "below the minimum of 16 buffers (128kB)"
+	case g.name == "shared_buffers":
+		return fmt.Sprintf("above PostgreSQL's maximum of %d buffers (8TB)", g.max)
+	case g.name == "os_cache":
+		return "must be from 0 (no page cache: every read goes to the device) to 24TB (the largest machines sold)"
+	}
+	lo, hi := g.min*int64(g.unit), g.max*int64(g.unit)
+	if g.min < 0 {
+		return fmt.Sprintf("outside the allowed range %d..%d (-1 or %s..%s)", g.min, g.max, pg.FormatSize(int64(g.unit)), pg.FormatSize(hi))
+	}
+	return fmt.Sprintf("outside the allowed range %d..%d (%s..%s)", g.min, g.max, pg.FormatSize(lo), pg.FormatSize(hi))
+}
+
+func fmtDur(ns int64) string {
+	switch {
+	case ns%3600e9 == 0:
+		return fmt.Sprintf("%dh", ns/3600e9)
+	case ns%60e9 == 0:
+		return fmt.Sprintf("%dmin", ns/60e9)
+	case ns%1e9 == 0:
+		return fmt.Sprintf("%ds", ns/1e9)
+	case ns%1e6 == 0:
+		return fmt.Sprintf("%dms", ns/1e6)
+	}
+	return fmt.Sprintf("%dus", ns/1e3)
+}
+
+// Int returns an int, size (in its unit), bool (0/1) or duration (ns) setting.
+func (s *Settings) Int(name string) int64 { return s.vals[name] }
+
+// Bool returns a boolean setting.
+func (s *Settings) Bool(name string) bool { return s.vals[name] != 0 }
+
+// Real returns a floating-point setting.
+func (s *Settings) Real(name string) float64 { return float64(s.vals[name]) / 1e6 }
+
+// Enum returns an enum setting.
+func (s *Settings) Enum(name string) string { return s.enums[name] }
+
+// Format prints a setting as SHOW would.
+func (s *Settings) Format(name string) string {
+	g := lookupGUC(name)
+	switch g.kind {
+	case kindBool:
+		if s.Bool(name) {
+			return "on"
+		}
+		return "off"
+	case kindEnum:
+		return s.enums[name]
+	case kindReal:
+		return strconv.FormatFloat(s.Real(name), 'g', -1, 64)
+	case kindSize:
+		n := s.vals[name]
+		if n < 0 {
+			return fmt.Sprint(n)
+		}
+		return pg.FormatSize(n * int64(g.unit))
+	case kindDuration:
+		return fmtDur(s.vals[name])
+	}
+	if name == "ring" && s.vals[name] == 0 {
+		return "auto"
+	}
+	return fmt.Sprint(s.vals[name])
+}
+
+// Names lists the version's settings in name order.
+func (s *Settings) Names() []string {
+	var ns []string
+	for i := range gucs {
+		if gucs[i].in(s.Version) {
+			ns = append(ns, gucs[i].name)
+		}
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// Clone copies the settings.
+func (s *Settings) Clone() *Settings {
+	c := &Settings{Version: s.Version, vals: map[string]int64{}, enums: map[string]string{}}
+	for k, v := range s.vals {
+		c.vals[k] = v
+	}
+	for k, v := range s.enums {
+		c.enums[k] = v
+	}
+	return c
+}
+
+// simMaxBuffers is the largest pool the simulator builds: 33,554,432
+// buffers (256GB of shared buffers) take ~670MB of descriptors and tags.
+const simMaxBuffers = 1 << 25
+
+// Machine reports whether name is a machine setting rather than a PostgreSQL one.
+func Machine(name string) bool {
+	g := lookupGUC(name)
+	return g != nil && g.machine
+}
+
+// HiddenDefault reports a what-if setting at its default, which show
+// settings leaves out (the output of every existing scenario stays the same).
+func (s *Settings) HiddenDefault(name string) bool {
+	g := lookupGUC(name)
+	return g != nil && g.whatif && s.Format(name) == g.def(s.Version)
+}
+
+// WhatIfVariant reports whether name=value asks for a what-if variant of
+// the buffer manager (replacement, usage_max, reject, ring, freelist) other
+// than version v's own behaviour, which a real server cannot run
+// (freelist=off is 19's own).
+func WhatIfVariant(v pg.Version, name, value string) bool {
+	g := lookupGUC(name)
+	if g == nil || !g.whatif {
+		return false
+	}
+	s := &Settings{Version: v, vals: map[string]int64{}, enums: map[string]string{}}
+	if s.set(g, value) != nil {
+		return true
+	}
+	return s.Format(name) != g.def(v)
+}
+
+// CheckModelled refuses a version=19 configuration the simulator cannot
+// run faithfully: io_uring, which 18 approximates by a worker pool of
+// io_workers but 19 (whose worker pool grows, see bufmgr.IOModel) has no
+// such stand-in for.
+func (s *Settings) CheckModelled() error {
+	if s.Version >= 19 && s.Enum("io_method") == "io_uring" {
+		return &pg.SettingError{Name: "io_method", Value: s.Enum("io_method"),
+			Allowed: "version=19: io_uring is not modelled; give io_method=worker or sync"}
+	}
+	return nil
+}
+
+// StorageConfig is the machine the settings describe.
+func (s *Settings) StorageConfig() storage.Config {
+	return storage.Config{
+		CacheBlocks: s.Int("os_cache") * int64(pg.UnitKB) / pg.BLCKSZ,
+		Device:      storage.Devices[s.Enum("device")],
+		ReadAheadKB: int(s.Int("read_ahead_kb")),
+	}
+}
+
+// NBuffers is shared_buffers in buffers.
+func (s *Settings) NBuffers() int { return int(s.vals["shared_buffers"]) }
+
+// MaxBackends is InitializeMaxBackends' sum for the version.
+func (s *Settings) MaxBackends() int {
+	n := s.Int("max_connections") + s.Int("max_worker_processes") + s.Int("max_wal_senders")
+	if s.Version >= 18 {
+		return int(n + s.Int("autovacuum_worker_slots") + 2) // NUM_SPECIAL_WORKER_PROCS
+	}
+	return int(n + s.Int("autovacuum_max_workers") + 1) // + the autovacuum launcher
+}
+
+// numAuxiliaryProcs is NUM_AUXILIARY_PROCS (proc.h): 5 in 16, 6 in 17, 6 + MAX_IO_WORKERS(32) in 18.
+func (s *Settings) numAuxiliaryProcs() int {
+	switch {
+	case s.Version >= 18:
+		return 6 + 32
+	case s.Version == 17:
+		return 6
+	default:
+		return 5
+	}
+}
+
+// PinLimit is GetPinLimit() (18: MaxProportionalPins) — NBuffers / (MaxBackends + NUM_AUXILIARY_PROCS).
+func (s *Settings) PinLimit() int { return s.NBuffers() / (s.MaxBackends() + s.numAuxiliaryProcs()) }
+
+// IOCombineLimit is the effective io_combine_limit in blocks (0 before 17).
+func (s *Settings) IOCombineLimit() int {
+	if s.Version < 17 {
+		return 0
+	}
+	n := int(s.Int("io_combine_limit"))
+	if s.Version >= 18 {
+		n = min(n, int(s.Int("io_max_combine_limit")))
+	}
+	return n
+}
+
+// WalBuffers is XLOGChooseNumBuffers for wal_buffers=-1: NBuffers/32 within 8..2048 pages.
+func (s *Settings) WalBuffers() int {
+	n := int(s.Int("wal_buffers"))
+	if n == -1 {
+		n = s.NBuffers() / 32
+		n = max(8, min(n, pg.WalSegSize/pg.XLogBlcksz))
+	}
+	return max(n, 4)
+}
+
+// Reject is the what-if reject setting as the strategy's type.
+func (s *Settings) Reject() strategy.Reject {
+	r, err := strategy.ParseReject(s.Enum("reject"))
+	if err != nil {
+		panic(err) // the enum accepted only pg and flush
+	}
+	return r
+}
