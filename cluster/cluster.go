@@ -20,6 +20,7 @@ import (
 	"sort"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/freespace"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -48,7 +49,7 @@ type Cluster struct {
 	// forks maps (heap RelID, fork) to the fork's storage in the pool; forkOwner back.
 	forks     map[[2]int]pg.RelID
 	forkOwner map[pg.RelID]forkRef
-	fsmUpper  map[[3]int]int // (heap, level, child) → an upper FSM slot's value
+	fsmUpper  freespace.Upper // the FSMs' upper-level slots
 	// statWALTwice is WAL that pg_stat_wal counts a second time (parallel workers').
 	statWALTwice wal.Usage
 	// catalogHinted: catalog pages a reading session has hinted once (see touchCatalog).

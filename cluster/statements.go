@@ -375,11 +375,7 @@ func (c *Cluster) Truncate(table string) (TruncateResult, error) {
 		for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
 			c.pool.DropRelBuffers(c.fork(r, f))
 		}
-		for k := range c.fsmUpper {
-			if k[0] == int(r.ID) {
-				delete(c.fsmUpper, k)
-			}
-		}
+		c.fsmUpper.Forget(r.ID)
 		res.FreeList = c.pool.Control().FreeListLen()
 		return nil
 	})

@@ -162,9 +162,6 @@ func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
 	return nil
 }
 
-// heapBlocksPerVMPage is HEAPBLOCKS_PER_PAGE: (8192 − 24) × 4 heap pages per VM page.
-const heapBlocksPerVMPage = (pg.BLCKSZ - heap.SizeOfPageHeaderData) * 4
-
 func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, freeze bool, vmBuf pg.Buffer) {
 	n := rel.Tuples(blk)
 	be.Now += costs.PageNs + int64(n)*costs.TupleUnhintNs
