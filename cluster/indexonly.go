@@ -2,11 +2,11 @@ package cluster
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/planner"
 )
 
 // # count(*) on a table with a btree: seq scan or index-only scan
@@ -19,67 +19,6 @@ import (
 // almost always. The costs follow cost_index, genericcostestimate and
 // btcostestimate (costsize.c, selfuncs.c) for an index scan without quals.
 
-// estimatedTuples is estimate_rel_size's tuple count for rel at nblocks
-// pages (table_block_relation_estimate_size): reltuples' density when
-// vacuumed or analyzed, else a full page of tuples of the planner's width.
-func estimatedTuples(rel *heap.Relation, nblocks int) float64 {
-	if nblocks == 0 {
-		return 0
-	}
-	var density float64
-	if rel.RelTuples >= 0 && rel.RelPages > 0 {
-		density = rel.RelTuples / float64(rel.RelPages)
-	} else {
-		width := rel.Shape.PlannerWidth + pg.MaxAlign(heap.SizeofHeapTupleHdr) + heap.SizeOfItemID
-		density = float64((pg.BLCKSZ - heap.SizeOfPageHeaderData) / width)
-	}
-	return math.Round(density * float64(nblocks))
-}
-
-// allVisFrac is estimate_rel_size's allvisfrac: relallvisible over the
-// table's current pages, at most 1.
-func allVisFrac(rel *heap.Relation, nblocks int) float64 {
-	if rel.RelAllVisible == 0 || nblocks <= 0 {
-		return 0
-	}
-	if rel.RelAllVisible >= nblocks {
-		return 1
-	}
-	return float64(rel.RelAllVisible) / float64(nblocks)
-}
-
-// indexPagesFetched is index_pages_fetched (costsize.c): the Mackert–Lohman
-// estimate of distinct heap pages fetched for n tuples of a t-page table,
-// with effective_cache_size shared in proportion to the table's pages.
-func indexPagesFetched(n float64, t, indexPages int, effectiveCache float64) float64 {
-	T := math.Max(float64(t), 1)
-	total := math.Max(T+float64(indexPages), 1)
-	b := effectiveCache * T / total
-	if b <= 1 {
-		b = 1
-	} else {
-		b = math.Ceil(b)
-	}
-	var pf float64
-	if T <= b {
-		pf = 2 * T * n / (2*T + n)
-		if pf >= T {
-			pf = T
-		} else {
-			pf = math.Ceil(pf)
-		}
-	} else {
-		lim := 2 * T * b / (2*T - b)
-		if n <= lim {
-			pf = 2 * T * n / (2*T + n)
-		} else {
-			pf = b + (n-lim)*(T-b)/T
-		}
-		pf = math.Ceil(pf)
-	}
-	return pf
-}
-
 // iosPlan is the cost of SELECT count(*) by an Index Only Scan of ix.
 type iosPlan struct {
 	ix           *btreeIndex
@@ -88,72 +27,12 @@ type iosPlan struct {
 	ParallelCost float64
 }
 
-// costIndexOnly prices a full index-only scan of ix for count(*) (no quals):
-// btcostestimate (genericcostestimate: every index page at random_page_cost,
-// cpu_index_tuple_cost per entry; the descent's comparisons and pages), then
-// cost_index (the heap pages not all-visible, random unless the column's
-// ANALYZE correlation says otherwise; cpu_tuple_cost per row), then the
-// Aggregate's cpu_operator_cost per row, as planSeqScan prices it.
+// costIndexOnly prices a full index-only scan of ix for count(*)
+// (planner.CostIndexOnly).
 func (c *Cluster) costIndexOnly(ix *btreeIndex, rel *heap.Relation, nblocks int, tuples float64) iosPlan {
-	s := c.S
-	randomPage, seqPage := s.Real("random_page_cost"), s.Real("seq_page_cost")
-	cpuIndexTuple, cpuOp, cpuTuple := s.Real("cpu_index_tuple_cost"), s.Real("cpu_operator_cost"), s.Real("cpu_tuple_cost")
-	indexPages := ix.pages()
-	indexTuples := tuples // plancat.c: a non-partial index has the table's tuples
-	numTuples := math.Max(math.Min(tuples, indexTuples), 1)
-	numPages := 1.0
-	if indexPages > 1 && indexTuples > 1 {
-		numPages = math.Ceil(numTuples * float64(indexPages) / indexTuples)
-	}
-	indexStartup, indexTotal := 0.0, numPages*randomPage+numTuples*cpuIndexTuple
-	if indexTuples > 1 {
-		d := math.Ceil(math.Log(indexTuples)/math.Log(2)) * cpuOp
-		indexStartup += d
-		indexTotal += d
-	}
-	height := max(len(ix.levels)-1, 0) // _bt_getrootheight: the root's level
-	d := float64(height+1) * 50 * cpuOp
-	indexStartup += d
-	indexTotal += d
-	// cost_index, loop_count 1, index-only: heap pages times (1 − allvisfrac).
-	visFrac := allVisFrac(rel, nblocks)
-	tuplesFetched := math.Max(math.Round(tuples), 1)
-	pf := math.Ceil(indexPagesFetched(tuplesFetched, nblocks, indexPages, float64(s.Int("effective_cache_size"))) * (1 - visFrac))
-	maxIO := pf * randomPage
-	pf = math.Ceil(math.Ceil(float64(nblocks)) * (1 - visFrac))
-	minIO := 0.0
-	if pf > 0 {
-		minIO = randomPage + (pf-1)*seqPage
-	}
-	corr := 0.0
-	if rel.Analyzed {
-		corr = ix.correlation() // the column's pg_statistic correlation
-	}
-	io := maxIO + corr*corr*(minIO-maxIO)
-	cpuRun := cpuTuple * tuplesFetched
-	agg := tuples * cpuOp
-	p := iosPlan{ix: ix, SerialCost: indexStartup + (indexTotal - indexStartup) + io + cpuRun + agg}
-	// A parallel index-only scan: compute_parallel_worker on the index pages
-	// alone (rand_heap_pages = -1), the CPU run cost and the partial
-	// aggregates divided among the participants, plus the Gather.
-	p.Workers = computeParallelIndexWorker(s, int(numPages), int(s.Int("max_parallel_workers_per_gather")))
-	if p.Workers > 0 {
-		div := float64(p.Workers)
-		if s.Bool("parallel_leader_participation") {
-			if lc := 1.0 - 0.3*float64(p.Workers); lc > 0 {
-				div += lc
-			}
-		}
-		p.ParallelCost = indexTotal + io + cpuRun/div + agg/div +
-			s.Real("parallel_setup_cost") + s.Real("parallel_tuple_cost")*float64(p.Workers+1)
-	}
-	return p
-}
-
-// computeParallelIndexWorker is compute_parallel_worker for index pages only
-// (an index-only scan passes no heap pages): min_parallel_index_scan_size.
-func computeParallelIndexWorker(s *Settings, indexPages, limit int) int {
-	return parallelWorkers(indexPages, int(s.Int("min_parallel_index_scan_size")), limit)
+	st := planner.IndexStats{Pages: ix.pages(), Height: max(len(ix.levels)-1, 0), Correlation: ix.correlation()}
+	p := planner.CostIndexOnly(planner.CostsFrom(c.S), planner.StatsOf(rel, nblocks), st, rel.Analyzed, tuples)
+	return iosPlan{ix: ix, SerialCost: p.SerialCost, Workers: p.Workers, ParallelCost: p.ParallelCost}
 }
 
 // correlation is the index column's pg_statistic correlation after ANALYZE:

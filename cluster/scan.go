@@ -6,6 +6,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/planner"
 	"github.com/pgbufsim/pgbufsim/strategy"
 )
 
@@ -62,43 +63,11 @@ func (t *syncScanTable) report(rel pg.RelID, blk pg.BlockNumber) {
 }
 
 // Plan is what the planner decided for a count(*) sequential scan.
-type Plan struct {
-	Workers       int // planned workers (compute_parallel_worker)
-	Parallel      bool
-	SerialCost    float64
-	ParallelCost  float64
-	EstimatedRows float64
-}
+type Plan = planner.SeqScan
 
-// planSeqScan models the planner's choice for SELECT count(*) FROM rel:
-// compute_parallel_worker's worker count, then cost_seqscan + cost_agg for the
-// serial plan against the partial-aggregate Gather plan, with the row estimate
-// of table_block_relation_estimate_size (reltuples/relpages once known, else
-// a density from the row width).
+// planSeqScan is the planner's choice for SELECT count(*) FROM rel (planner.PlanSeqScan).
 func (c *Cluster) planSeqScan(rel *heap.Relation, nblocks int) Plan {
-	s := c.S
-	var pl Plan
-	// Row estimate.
-	tuples := estimatedTuples(rel, nblocks)
-	if rel.RelTuples == 0 && rel.RelPages == 0 && nblocks == 0 {
-		tuples = 0
-	}
-	pl.EstimatedRows = tuples
-	seqPage, cpuTuple, cpuOp := s.Real("seq_page_cost"), s.Real("cpu_tuple_cost"), s.Real("cpu_operator_cost")
-	pl.SerialCost = float64(nblocks)*seqPage + tuples*cpuTuple + tuples*cpuOp
-	pl.Workers = computeParallelWorker(s, nblocks, int(s.Int("max_parallel_workers_per_gather")))
-	if pl.Workers > 0 {
-		d := float64(pl.Workers)
-		if s.Bool("parallel_leader_participation") {
-			if lc := 1.0 - 0.3*float64(pl.Workers); lc > 0 {
-				d += lc
-			}
-		}
-		pl.ParallelCost = float64(nblocks)*seqPage + tuples*cpuTuple/d + tuples*cpuOp/d +
-			s.Real("parallel_setup_cost") + s.Real("parallel_tuple_cost")*float64(pl.Workers+1)
-		pl.Parallel = pl.ParallelCost < pl.SerialCost
-	}
-	return pl
+	return planner.PlanSeqScan(planner.CostsFrom(c.S), planner.StatsOf(rel, nblocks))
 }
 
 // parallelScan is ParallelBlockTableScanDesc: the shared allocation counter.
@@ -170,29 +139,10 @@ func (c *Cluster) streamConfig(maintenance bool) bufmgr.StreamConfig {
 		PinLimit: pinLimit, NBuffers: c.S.NBuffers(), Advice: advice}
 }
 
-// computeParallelWorker is compute_parallel_worker (allpaths.c) for a heap of
-// nblocks pages: none under min_parallel_table_scan_size, then one more
-// worker each time the size triples, up to limit.
+// computeParallelWorker is compute_parallel_worker for a table's pages
+// (planner.ParallelWorkers over min_parallel_table_scan_size).
 func computeParallelWorker(s *Settings, nblocks, limit int) int {
-	return parallelWorkers(nblocks, int(s.Int("min_parallel_table_scan_size")), limit)
-}
-
-// parallelWorkers is compute_parallel_worker's log-3 rule for pages against
-// its minimum (min_parallel_table_scan_size or min_parallel_index_scan_size).
-func parallelWorkers(pages, minPages, limit int) int {
-	if pages < minPages {
-		return 0
-	}
-	w := 1
-	th := max(minPages, 1)
-	for pages >= th*3 {
-		w++
-		th *= 3
-		if th > (1<<31-1)/3 {
-			break
-		}
-	}
-	return min(w, limit)
+	return planner.ParallelWorkers(nblocks, int(s.Int("min_parallel_table_scan_size")), limit)
 }
 
 // gatherResults adds every process's counters to the statement's (the
