@@ -17,6 +17,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/pgbufsim/pgbufsim/pg"
 )
 
 // Device is a named storage device profile. Its parameters are documented
@@ -133,7 +135,7 @@ func (q *deviceQueue) submit(now, off, n int64, write bool) int64 {
 	if q.d.IOPS > 0 {
 		ios := int64(1)
 		if q.d.MaxIOBytes > 0 {
-			ios = (n + q.d.MaxIOBytes - 1) / q.d.MaxIOBytes
+			ios = pg.DivCeil(n, q.d.MaxIOBytes)
 		}
 		q.nextIO = start + ios*1_000_000_000/q.d.IOPS
 	}

@@ -272,12 +272,14 @@ func (w *WAL) Buffers() int { return w.cfg.WalBuffers }
 // It returns the record's end LSN (what PageSetLSN stores) and the caller's
 // new simulated time.
 func (w *WAL) Insert(now int64, u *Usage, totLen, nfpi int) (pg.LSN, int64) {
-	if w.currBytePos+uint64(pg.MaxAlign(totLen)) > maxBytePos || w.err != nil {
+	// ReserveXLogInsertLocation reserves MAXALIGN(xl_tot_len) usable bytes.
+	size := pg.MaxAlign(uint64(totLen))
+	if w.currBytePos+size > maxBytePos || w.err != nil {
 		w.err = ErrWALExhausted // the log stays where it is; the caller reports Err
 		return w.InsertLSN(), now
 	}
 	start := bytePosToRecPtr(w.currBytePos)
-	w.currBytePos += uint64(pg.MaxAlign(totLen))
+	w.currBytePos += size
 	end := bytePosToEndRecPtr(w.currBytePos)
 	now += w.cfg.Costs.InsertNs + int64(totLen)*w.cfg.Costs.CopyPsPerByte/1000
 	// Pages the record touches beyond those already initialised.
