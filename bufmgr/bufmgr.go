@@ -11,10 +11,12 @@
 //
 // # Buffer mapping
 //
-// PostgreSQL hashes BufferTags in a partitioned hash table. Block numbers are
-// dense per relation, so the pool keeps a []pg.Buffer per relation indexed by
-// block number instead: the same answers, several times faster (see
-// ARCHITECTURE notes in the README).
+// PostgreSQL hashes BufferTags in a partitioned hash table (buf_table.c:
+// BufTableHashCode, BufTableLookup, BufTableInsert, BufTableDelete). Block
+// numbers are dense per relation, so the pool keeps a []pg.Buffer per
+// relation indexed by block number instead (Lookup): the same answers, a
+// slice index in place of a hash probe. reference_test.go checks them
+// against a naive pool keyed by a map; the README's "Layout" section says why.
 //
 // # Usage counts (PinBuffer)
 //

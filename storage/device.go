@@ -54,7 +54,7 @@ type Device struct {
 // Devices are the profiles by name.
 var Devices = map[string]Device{
 	// Seed 003's local NVMe SSD without DRAM: fio random 8 kB direct reads at
-	// depth 1 complete in 75.7 µs on average (13.2k IOPS, F003-5): 72.3 µs of
+	// depth 1 complete in 75.7 µs on average (13.2k IOPS, TestF003_5): 72.3 µs of
 	// access plus 3.4 µs moving 8 kB at 2.4 GB/s, the sequential rate of a
 	// PCIe 3 ×4 DRAM-less drive. A request continuing the previous one is
 	// served from the controller's own read-ahead in 15 µs, so sequential
