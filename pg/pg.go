@@ -1,7 +1,3 @@
-// Package pg is pgbufsim's shared vocabulary: the PostgreSQL types that every
-// other package speaks (buffers, block numbers, buffer tags, LSNs, the packed
-// buffer state word, versions) plus size parsing and the typed setting error.
-// It imports nothing else of the project, like pebble's internal/base.
 package pg
 
 import (

@@ -1,15 +1,3 @@
-// Package storage models what lies below PostgreSQL's storage manager (md.c):
-// the kernel's page cache with its active and inactive lists, the kernel's
-// readahead (mm/readahead.c), posix_fadvise(WILLNEED), write-back at fsync,
-// and the device with its latency, bandwidth, internal parallelism and, for a
-// cloud volume, IOPS and throughput caps. Everything is in simulated time:
-// callers pass the time a request is made and get the time it completes.
-//
-// Units: a block is one 8 kB PostgreSQL page; a file is one relation fork,
-// numbered as the buffer pool numbers them. The kernel works in 4 kB pages;
-// readahead sizes are computed in 4 kB pages exactly as Linux does and then
-// rounded up to whole 8 kB blocks (exact whenever read_ahead_kb is a multiple
-// of 8, as the default 128 is).
 package storage
 
 import (

@@ -9,33 +9,6 @@ import (
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
-// # Replacement policies (what-if)
-//
-// PostgreSQL's victim search is the clock sweep of Control.GetBuffer. To ask
-// "what would another policy do?", a cluster can run a different Replacement
-// (the simulator setting replacement=clock|lru|2q|arc|clock-pro). The ring
-// and the free list stay in front of it as in StrategyGetBuffer: only the
-// search that runs once both are exhausted changes.
-//
-// A Replacement sees every first pin of a buffer by a backend (Access), every
-// page read into a buffer (Load) and every page leaving one (Forget), and is
-// asked for a victim (Victim). The calls take buffer numbers and tags by value
-// and must not allocate: they run on the pool's hot path.
-//
-// # Adding a policy
-//
-// Write one file in this package with a type implementing Replacement and one
-// line in the policies table below, e.g. for a most-recently-used policy:
-//
-//	{"mru", "evict the most recently used page", func(n int) Replacement { return newMRU(n) }},
-//
-// The setting accepts the new name at once; tests in the file show the
-// policy's defining behaviour on a 16-buffer pool.
-//
-// A program that imports pgbufsim adds a policy without editing it through
-// Register, from an init function; bufmgr.Config{Replacement: name} then
-// builds pools with it (ExampleRegister).
-
 // Replacement chooses victims once the ring and the free list have none.
 type Replacement interface {
 	// Access: a backend pinned b, which already held its page (a hit, PinBuffer).
