@@ -11,6 +11,7 @@ require (
 	github.com/pkg/profile v1.7.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/stretchr/testify v1.12.1
+	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
 	golang.org/x/term v0.48.0
 	gonum.org/v1/plot v0.17.0
 )

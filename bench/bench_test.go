@@ -418,10 +418,10 @@ func benchAfterSetup(b *testing.B, cmd string) {
 }
 
 // BenchmarkFirstRead62500 is seed 001's first count(*) after a checkpoint:
-// 62,500 hits, each dirtied with a hint-bit image (F001-1).
+// 62,500 hits, each dirtied with a hint-bit image (sim's TestF001_1_FirstReadWAL).
 func BenchmarkFirstRead62500(b *testing.B) { benchAfterSetup(b, "scan events") }
 
-// BenchmarkAnalyze62500 is ANALYZE of the same table: 30,000 sampled pages (F001-7).
+// BenchmarkAnalyze62500 is ANALYZE of the same table: 30,000 sampled pages (sim's TestF001_7_Analyze).
 func BenchmarkAnalyze62500(b *testing.B) { benchAfterSetup(b, "analyze events") }
 
 // heapBytes is the live heap after a collection.

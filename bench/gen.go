@@ -3,6 +3,15 @@
 // written in libCacheSim's oracleGeneral format so that the simulator's
 // replay and other cache simulators read the same requests; the benchmarks
 // themselves live in the package's tests.
+//
+// The workloads are the classic tests of a replacement policy rather than
+// anything PostgreSQL runs: a loop larger than shared_buffers is the case
+// where the clock sweep of freelist.c (like LRU) misses on every access, a
+// scan mixed into a skewed workload the case the BULKREAD ring
+// (GetAccessStrategy) and the 8.0 era's 2Q and ARC were built for. The
+// benchmarks time the real paths: ReadBuffer hits and misses through
+// bufmgr.c's model, scenario commands such as seed 001's first read and
+// ANALYZE, and trace replay.
 package bench
 
 import (

@@ -1,27 +1,3 @@
-// Package bufmgr models PostgreSQL's shared buffer pool (bufmgr.c,
-// buf_table.c, buf_init.c): descriptors with their packed state words, the
-// buffer mapping table, pinning with the usage-count rules, victim selection
-// through package strategy, dirtying (including hint bits, which can write a
-// full-page image), writing with the WAL-before-data rule, eviction,
-// checkpoints' BufferSync, pg_buffercache rows and pg_stat_io counters.
-//
-// The pool is single-threaded: concurrent backends are simulated by package
-// sim, which interleaves them on a simulated clock. Every operation charges
-// its cost to the calling Backend's clock (Backend.Now).
-//
-// # Buffer mapping
-//
-// PostgreSQL hashes BufferTags in a partitioned hash table. Block numbers are
-// dense per relation, so the pool keeps a []pg.Buffer per relation indexed by
-// block number instead: the same answers, several times faster (see
-// ARCHITECTURE notes in the README).
-//
-// # Usage counts (PinBuffer)
-//
-// A backend's first pin of a buffer bumps usage by one up to 5 without a
-// strategy, and only from 0 to 1 with one; re-pinning a buffer the backend
-// already holds changes nothing. A victim buffer starts at usage 1 whether or
-// not a strategy is used (BufferAlloc). Eviction and invalidation reset it to 0.
 package bufmgr
 
 import (

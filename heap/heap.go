@@ -1,8 +1,3 @@
-// Package heap models the heap access method's side of the buffer story:
-// PostgreSQL's page layout (how many tuples fit, where pd_lower and pd_upper
-// end up, hence the hole a full-page image leaves out), per-page hint-bit and
-// visibility-map state, and what reading a page does to it (page-at-a-time
-// visibility checks that set HEAP_XMIN_COMMITTED and call MarkBufferDirtyHint).
 package heap
 
 import (

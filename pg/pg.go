@@ -1,7 +1,3 @@
-// Package pg is pgbufsim's shared vocabulary: the PostgreSQL types that every
-// other package speaks (buffers, block numbers, buffer tags, LSNs, the packed
-// buffer state word, versions) plus size parsing and the typed setting error.
-// It imports nothing else of the project, like pebble's internal/base.
 package pg
 
 import (
@@ -18,12 +14,6 @@ const XLogBlcksz = 8192
 
 // WalSegSize is the default WAL segment size (16 MB).
 const WalSegSize = 16 * 1024 * 1024
-
-// MaxAlign rounds n up to the platform's MAXALIGN (8 on 64-bit Linux).
-func MaxAlign(n int) int { return (n + 7) &^ 7 }
-
-// ShortAlign rounds n up to 2.
-func ShortAlign(n int) int { return (n + 1) &^ 1 }
 
 // Buffer is a 1-based shared buffer number as bufmgr.c uses it; InvalidBuffer is 0.
 type Buffer int32

@@ -1,15 +1,3 @@
-// Package storage models what lies below PostgreSQL's storage manager (md.c):
-// the kernel's page cache with its active and inactive lists, the kernel's
-// readahead (mm/readahead.c), posix_fadvise(WILLNEED), write-back at fsync,
-// and the device with its latency, bandwidth, internal parallelism and, for a
-// cloud volume, IOPS and throughput caps. Everything is in simulated time:
-// callers pass the time a request is made and get the time it completes.
-//
-// Units: a block is one 8 kB PostgreSQL page; a file is one relation fork,
-// numbered as the buffer pool numbers them. The kernel works in 4 kB pages;
-// readahead sizes are computed in 4 kB pages exactly as Linux does and then
-// rounded up to whole 8 kB blocks (exact whenever read_ahead_kb is a multiple
-// of 8, as the default 128 is).
 package storage
 
 import (
@@ -17,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/pgbufsim/pgbufsim/pg"
 )
 
 // Device is a named storage device profile. Its parameters are documented
@@ -52,7 +42,7 @@ type Device struct {
 // Devices are the profiles by name.
 var Devices = map[string]Device{
 	// Seed 003's local NVMe SSD without DRAM: fio random 8 kB direct reads at
-	// depth 1 complete in 75.7 µs on average (13.2k IOPS, F003-5): 72.3 µs of
+	// depth 1 complete in 75.7 µs on average (13.2k IOPS, TestF003_5): 72.3 µs of
 	// access plus 3.4 µs moving 8 kB at 2.4 GB/s, the sequential rate of a
 	// PCIe 3 ×4 DRAM-less drive. A request continuing the previous one is
 	// served from the controller's own read-ahead in 15 µs, so sequential
@@ -133,7 +123,7 @@ func (q *deviceQueue) submit(now, off, n int64, write bool) int64 {
 	if q.d.IOPS > 0 {
 		ios := int64(1)
 		if q.d.MaxIOBytes > 0 {
-			ios = (n + q.d.MaxIOBytes - 1) / q.d.MaxIOBytes
+			ios = pg.DivCeil(n, q.d.MaxIOBytes)
 		}
 		q.nextIO = start + ios*1_000_000_000/q.d.IOPS
 	}

@@ -389,7 +389,7 @@ func (s *Storage) readPages(now int64, f int32, start, nr, lookahead int64) int 
 	if nr <= 0 {
 		return 0
 	}
-	b0, b1 := uint32(start/2), uint32((start+nr+1)/2)
+	b0, b1 := uint32(start/2), uint32(pg.DivCeil(start+nr, 2))
 	mark := uint32(1<<32 - 1)
 	if lookahead > 0 {
 		mark = uint32((start + nr - lookahead) / 2)

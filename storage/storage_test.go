@@ -105,8 +105,8 @@ func TestWriteSyncDrop(t *testing.T) {
 	require.Equal(t, 0, in+act)
 }
 
-// F003-5: fio --rw=randread --bs=8k --direct=1 --iodepth=1 on seed 003's
-// NVMe: 13.2k IOPS, mean completion 75.7 µs. With no page cache (direct
+// fio --rw=randread --bs=8k --direct=1 --iodepth=1 on seed 003's NVMe (the
+// README's "Below shared buffers"): 13.2k IOPS, mean completion 75.7 µs. With no page cache (direct
 // I/O) each read is the device's access (72.3 µs) plus 8 kB at 2.4 GB/s
 // (3.4 µs) = 75.7 µs; one at a time, 1 s / 75.7 µs = 13.2k a second.
 func TestF003_5(t *testing.T) {

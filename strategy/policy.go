@@ -1,34 +1,13 @@
 package strategy
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/pgbufsim/pgbufsim/pg"
 )
-
-// # Replacement policies (what-if)
-//
-// PostgreSQL's victim search is the clock sweep of Control.GetBuffer. To ask
-// "what would another policy do?", a cluster can run a different Replacement
-// (the simulator setting replacement=clock|lru|2q|arc|clock-pro). The ring
-// and the free list stay in front of it as in StrategyGetBuffer: only the
-// search that runs once both are exhausted changes.
-//
-// A Replacement sees every first pin of a buffer by a backend (Access), every
-// page read into a buffer (Load) and every page leaving one (Forget), and is
-// asked for a victim (Victim). The calls take buffer numbers and tags by value
-// and must not allocate: they run on the pool's hot path.
-//
-// # Adding a policy
-//
-// Write one file in this package with a type implementing Replacement and one
-// line in the policies table below, e.g. for a most-recently-used policy:
-//
-//	{"mru", "evict the most recently used page", func(n int) Replacement { return newMRU(n) }},
-//
-// The setting accepts the new name at once; tests in the file show the
-// policy's defining behaviour on a 16-buffer pool.
 
 // Replacement chooses victims once the ring and the free list have none.
 type Replacement interface {
@@ -48,6 +27,9 @@ type policy struct {
 	new       func(nbuffers int) Replacement
 }
 
+// registry guards policies: Register may add to it while pools are built.
+var registry sync.RWMutex
+
 // policies is the registry of replacement policies, by setting value.
 var policies = []policy{
 	{"clock", "PostgreSQL's clock sweep with usage counts (8.1 and later)", func(int) Replacement { return Clock{} }},
@@ -57,8 +39,11 @@ var policies = []policy{
 	{"clock-pro", "CLOCK-Pro: hot and cold pages on one clock, cold pages on trial (Jiang, Chen, Zhang 2005)", func(n int) Replacement { return newClockPro(n) }},
 }
 
-// PolicyNames lists the replacement policies in registry order.
+// PolicyNames lists the replacement policies in registry order: the
+// built-in ones, then those added by Register.
 func PolicyNames() []string {
+	registry.RLock()
+	defer registry.RUnlock()
 	var ns []string
 	for _, p := range policies {
 		ns = append(ns, p.name)
@@ -68,6 +53,8 @@ func PolicyNames() []string {
 
 // PolicyDoc is a policy's one-line description ("" if unknown).
 func PolicyDoc(name string) string {
+	registry.RLock()
+	defer registry.RUnlock()
 	for _, p := range policies {
 		if p.name == name {
 			return p.doc
@@ -78,13 +65,71 @@ func PolicyDoc(name string) string {
 
 // NewReplacement returns policy name for a pool of nbuffers buffers.
 func NewReplacement(name string, nbuffers int) (Replacement, error) {
+	registry.RLock()
 	for _, p := range policies {
 		if p.name == name {
+			registry.RUnlock()
 			return p.new(nbuffers), nil
 		}
 	}
+	registry.RUnlock()
 	ns := PolicyNames()
 	return nil, &pg.SettingError{Name: "replacement", Value: name, Allowed: "must be one of " + strings.Join(ns, ", ")}
+}
+
+// Register adds a replacement policy under name, the value of
+// bufmgr.Config.Replacement that selects it: help is its one-line description
+// (PolicyDoc) and factory builds it for a pool of nbuffers buffers (it is
+// called by NewReplacement, and by bufmgr.Config.Validate with 16). The
+// policy's methods must not allocate, as those of the built-in ones do not:
+// they run on every pin and every miss.
+//
+// A name is lower-case letters, digits, '-' and '_', starting with a letter
+// or a digit (so that it reads as one value in a scenario and in
+// compare --vary lists), and must not be taken. Register reports every
+// problem, one line each, as *pg.SettingError, and changes nothing then.
+// It is safe to call concurrently with NewReplacement; call it before the
+// pools that use the policy are built, typically from an init function.
+func Register(name, help string, factory func(nbuffers int) Replacement) error {
+	registry.Lock()
+	defer registry.Unlock()
+	var errs []error
+	bad := func(allowed string) {
+		errs = append(errs, &pg.SettingError{Name: "replacement", Value: name, Allowed: allowed})
+	}
+	if !policyName(name) {
+		bad("a policy name is lower-case letters, digits, '-' and '_', starting with a letter or a digit")
+	}
+	for _, p := range policies {
+		if p.name == name {
+			bad("a policy of that name is already registered")
+		}
+	}
+	if strings.TrimSpace(help) == "" {
+		bad("a policy needs a one-line description")
+	}
+	if factory == nil {
+		bad("a policy needs a factory")
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	policies = append(policies, policy{name: name, doc: help, new: factory})
+	return nil
+}
+
+// policyName reports whether s is a valid policy name: [a-z0-9][a-z0-9_-]*.
+func policyName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case (c == '-' || c == '_') && i > 0:
+		default:
+			return false
+		}
+	}
+	return s != ""
 }
 
 // SetReplacement makes r choose the victims. Clock (or nil) keeps the

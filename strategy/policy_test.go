@@ -1,6 +1,7 @@
 package strategy
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -9,9 +10,12 @@ import (
 
 // Every registered policy builds; replacement=clock leaves Control's inline
 // sweep in place (no policy installed); an unknown name lists the choices.
+// The five built-in policies come first, then those Register added (the
+// "mru" of ExampleRegister, registered by its file's init).
 func TestRegistry(t *testing.T) {
-	require.Equal(t, []string{"clock", "lru", "2q", "arc", "clock-pro"}, PolicyNames())
-	for _, n := range PolicyNames() {
+	names := PolicyNames()
+	require.Equal(t, []string{"clock", "lru", "2q", "arc", "clock-pro"}, names[:5])
+	for _, n := range names {
 		r, err := NewReplacement(n, 16)
 		require.NoError(t, err, n)
 		require.NotEmpty(t, PolicyDoc(n))
@@ -19,8 +23,47 @@ func TestRegistry(t *testing.T) {
 		c.SetReplacement(r)
 		require.Equal(t, n == "clock", c.Replacement() == nil, n)
 	}
-	_, err := NewReplacement("mru", 16)
-	require.EqualError(t, err, "replacement=mru: must be one of clock, lru, 2q, arc, clock-pro")
+	_, err := NewReplacement("fifo", 16)
+	require.EqualError(t, err, "replacement=fifo: must be one of "+strings.Join(names, ", "))
+}
+
+// Register adds a policy at the end of the registry and refuses a taken
+// name (built-in or registered), a name that would not read as one setting
+// value, an empty description and a nil factory, every problem on its own
+// line, leaving the registry as it was.
+func TestRegister(t *testing.T) {
+	saved := policies
+	t.Cleanup(func() { policies = saved })
+	var built []int
+	factory := func(n int) Replacement { built = append(built, n); return newLRU(n) }
+
+	require.NoError(t, Register("lru-copy", "least recently used, registered again", factory))
+	names := PolicyNames()
+	require.Equal(t, "lru-copy", names[len(names)-1])
+	require.Equal(t, "least recently used, registered again", PolicyDoc("lru-copy"))
+	r, err := NewReplacement("lru-copy", 32)
+	require.NoError(t, err)
+	require.IsType(t, &LRU{}, r)
+	require.Equal(t, []int{32}, built) // the factory got the pool size
+
+	require.EqualError(t, Register("lru-copy", "again", factory),
+		"replacement=lru-copy: a policy of that name is already registered")
+	require.EqualError(t, Register("clock", "mine", factory),
+		"replacement=clock: a policy of that name is already registered")
+	err = Register("My Policy", " ", nil)
+	require.EqualError(t, err, "replacement=My Policy: a policy name is lower-case letters, digits, '-' and '_', starting with a letter or a digit\n"+
+		"replacement=My Policy: a policy needs a one-line description\n"+
+		"replacement=My Policy: a policy needs a factory")
+	var se *pg.SettingError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, "replacement", se.Name)
+	for _, bad := range []string{"", "-mru", "_mru", "m,ru", "mru=1", "MRU", "m ru"} {
+		require.Error(t, Register(bad, "x", factory), "%q", bad)
+	}
+	for _, good := range []string{"2q-variant", "mru_2", "x-"} {
+		require.NoError(t, Register(good, "x", factory), "%q", good)
+	}
+	require.Equal(t, append(names, "2q-variant", "mru_2", "x-"), PolicyNames())
 }
 
 // ring=N gives every ring N buffers, capped at NBuffers/8 (16,384 buffers:

@@ -1,24 +1,3 @@
-// Package strategy models freelist.c: the free list, the clock sweep with
-// usage counts, and the buffer access strategies (rings) that bulk operations
-// use, sized per PostgreSQL version.
-//
-// # Clock sweep
-//
-// StrategyGetBuffer tries the caller's ring first, then pops the free list
-// (filled at startup and by DROP/TRUNCATE, never by pg_buffercache eviction),
-// then runs the clock: every unpinned buffer the hand passes loses one usage
-// count and the first one found at zero is the victim. The hand only moves
-// when the free list is empty. After NBuffers pinned buffers in a row with no
-// decrement in between it fails with "no unpinned buffers available".
-//
-// # Rings
-//
-// A ring is a backend-private array of buffer numbers. GetBufferFromRing
-// advances to the next slot and returns its buffer only if nobody pins it and
-// its usage count is at most 1; otherwise the caller takes a victim from the
-// free list or the clock and it overwrites the slot (AddBufferToRing): the old
-// buffer escapes the ring but stays in cache. StrategyRejectBuffer lets a
-// BULKREAD ring drop a dirty buffer whose write would first need a WAL flush.
 package strategy
 
 import (

@@ -92,7 +92,16 @@ func TestRing(t *testing.T) {
 	require.False(t, v.RejectBuffer(b, true), "VACUUM's ring flushes WAL instead")
 }
 
-// Ring sizes per version (spec §3 tables).
+// Ring sizes per version (GetAccessStrategy and GetAccessStrategyWithSize in
+// freelist.c; VACUUM's ring from ExecVacuum in vacuum.c). BULKREAD in 18 is
+// 256 kB plus io_combine_limit × effective_io_concurrency blocks (8 kB × 16
+// × 16 = 2,048 kB: 2,304 kB), no more than the pin limit allows but never
+// less than 256 kB: GetPinLimit 94 caps it at 752 kB = 94 buffers, 753 lets
+// all 2,304 kB = 288 through, and effective_io_concurrency=0 leaves 256 kB
+// = 32. BULKWRITE is 16 MB = 2,048 buffers. VACUUM from 16 is
+// vacuum_buffer_usage_limit (2,048 kB = 256 buffers; 0: no ring); 15 has a
+// fixed 256 kB = 32. Every ring is capped at NBuffers/8: 128 buffers cap
+// BULKWRITE at 16.
 func TestRingBuffers(t *testing.T) {
 	s := Settings{Version: 18, NBuffers: 16384, EffectiveIOConcurrency: 16, IOCombineLimit: 16, PinLimit: 94, VacuumBufferUsageKB: 2048}
 	require.Equal(t, 94, RingBuffers(BulkRead, s))

@@ -6,7 +6,7 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // version v (New): the position of initdb's shutdown checkpoint record,
 // which ends where the new cluster's WAL starts.
 func InitialRedo(v pg.Version) pg.LSN {
-	return bytePosToRecPtr(usableBytesInSeg - uint64(pg.MaxAlign(CheckpointRecord(v))))
+	return bytePosToRecPtr(usableBytesInSeg - pg.MaxAlign(uint64(CheckpointRecord(v))))
 }
 
 // recPtrToBytePos is XLogRecPtrToBytePos, the inverse of bytePosToRecPtr

@@ -1,28 +1,3 @@
-// Package wal models the write-ahead log as arithmetic (xlog.c, xloginsert.c):
-// no record contents, only their exact sizes, where they land in the stream,
-// and how far the log has been written and flushed.
-//
-// # Positions
-//
-// Like xlog.c, the insert position is kept as a count of usable bytes
-// (CurrBytePos) and converted to an LSN by XLogBytePosToRecPtr, so records are
-// MAXALIGNed in the stream, every 8 kB WAL page starts with a 24-byte short
-// header and every 16 MB segment with a 40-byte long one. A record's length as
-// EXPLAIN counts it (xl_tot_len) is therefore smaller than the LSN distance
-// pg_current_wal_insert_lsn() shows.
-//
-// # WAL buffers
-//
-// wal_buffers pages form a ring (XLogCtl->pages). Before an inserter can use a
-// new page, the page that last occupied its slot must have been written
-// (AdvanceXLInsertBuffer); if nobody wrote it yet, the inserter writes exactly
-// up to that page's end itself and counts one "WAL buffers full". The WAL
-// writer (XLogBackgroundFlush) writes complete pages in "flexible" mode, which
-// stops after the first contiguous group (at the ring's wrap point or a
-// segment end), and flushes what it wrote. XLogWrite fsyncs each segment it
-// finishes. XLogFlush (commit, FlushBuffer) writes and flushes everything
-// inserted so far. WALWriteLock is modelled as a time at which it is free, so
-// backends and the WAL writer queue behind each other's writes.
 package wal
 
 import (
@@ -272,12 +247,14 @@ func (w *WAL) Buffers() int { return w.cfg.WalBuffers }
 // It returns the record's end LSN (what PageSetLSN stores) and the caller's
 // new simulated time.
 func (w *WAL) Insert(now int64, u *Usage, totLen, nfpi int) (pg.LSN, int64) {
-	if w.currBytePos+uint64(pg.MaxAlign(totLen)) > maxBytePos || w.err != nil {
+	// ReserveXLogInsertLocation reserves MAXALIGN(xl_tot_len) usable bytes.
+	size := pg.MaxAlign(uint64(totLen))
+	if w.currBytePos+size > maxBytePos || w.err != nil {
 		w.err = ErrWALExhausted // the log stays where it is; the caller reports Err
 		return w.InsertLSN(), now
 	}
 	start := bytePosToRecPtr(w.currBytePos)
-	w.currBytePos += uint64(pg.MaxAlign(totLen))
+	w.currBytePos += size
 	end := bytePosToEndRecPtr(w.currBytePos)
 	now += w.cfg.Costs.InsertNs + int64(totLen)*w.cfg.Costs.CopyPsPerByte/1000
 	// Pages the record touches beyond those already initialised.

@@ -13,7 +13,8 @@ func newWAL(t *testing.T, nbuf int) *WAL {
 	return w
 }
 
-// Record sizes from xlogrecord.h / heapam_xlog.h (spec §7).
+// Record sizes from xlogrecord.h / heapam_xlog.h, as XLogRecordAssemble
+// (xloginsert.c) lays them out for XLogSaveBufferForHint and heap_insert.
 func TestRecordSizes(t *testing.T) {
 	// 24 + 4 + 5 + 12 + 4 + (8192 − 824) = 7417: a page of four 1,832-byte tuples.
 	require.Equal(t, 7417, FPIForHint(824))
@@ -41,7 +42,8 @@ func TestBytePosToRecPtr(t *testing.T) {
 }
 
 // The LSN distance of n records is n × MAXALIGN(len) plus a 24-byte header per
-// WAL page crossed and 16 more per segment (spec §7): 32,768 FPIs of 7,417
+// WAL page crossed and 16 more per segment (ReserveXLogInsertLocation and
+// XLogBytePosToRecPtr in xlog.c): 32,768 FPIs of 7,417
 // bytes take 32,768 × 7,424 = 243,269,632 bytes of records.
 func TestLSNDistance(t *testing.T) {
 	w := newWAL(t, 2048)

@@ -3,6 +3,12 @@
 // workload generators in package bench, and a Zipf sampler on top of it.
 // Nothing here is global: each user creates its generator from an explicit
 // seed, so the same seed gives the same sequence on every platform.
+//
+// PostgreSQL draws its own random choices (ANALYZE's block sample:
+// BlockSampler in sampling.c, Knuth's Algorithm S) from pg_prng.c's
+// xoroshiro128**, seeded differently in every backend, so no two server runs
+// sample alike; the simulator runs the same algorithm on a PCG, and a seed
+// makes its own runs repeatable.
 package rng
 
 import (
