@@ -43,6 +43,9 @@ type gucDef struct {
 	unitNs   int64   // duration GUCs: the unit of a bare number
 	min, max int64
 	enum     []string
+	// enumFn lists an enum's values when they can grow after start-up
+	// (replacement: strategy.Register adds policies).
+	enumFn   func() []string
 	since    pg.Version
 	until    pg.Version // the last version that has it (0: still there)
 	restart  bool       // PGC_POSTMASTER (or fixed at initdb)
@@ -56,6 +59,14 @@ type gucDef struct {
 	whatif bool
 	def    func(v pg.Version) string
 	doc    string
+}
+
+// values are an enum setting's allowed values.
+func (g *gucDef) values() []string {
+	if g.enumFn != nil {
+		return g.enumFn()
+	}
+	return g.enum
 }
 
 func fixed(s string) func(pg.Version) string { return func(pg.Version) string { return s } }
@@ -152,7 +163,7 @@ var gucs = []gucDef{
 		doc: "machine: the device's kernel readahead maximum (/sys/block/DEV/queue/read_ahead_kb), a multiple of 4"},
 	{name: "catalog_pins", kind: kindBool, restart: true, machine: true, modelled: true, def: fixed("on"),
 		doc: "simulator: the catalog pages each session pins, as measured (off: none, so a teaching pool of 16 buffers holds only the tables)"},
-	{name: "replacement", kind: kindEnum, enum: strategy.PolicyNames(), restart: true, machine: true, whatif: true, modelled: true, def: fixed("clock"),
+	{name: "replacement", kind: kindEnum, enumFn: strategy.PolicyNames, restart: true, machine: true, whatif: true, modelled: true, def: fixed("clock"),
 		doc: "what-if: the victim search after the ring and free list (clock: PostgreSQL's clock sweep; lru; 2q as in PostgreSQL 8.0.2; arc as in 8.0.0/8.0.1; clock-pro)"},
 	{name: "usage_max", kind: kindInt, min: 1, max: strategy.MaxUsageLimit, restart: true, machine: true, whatif: true, modelled: true, def: fixed("5"),
 		doc: "what-if: the usage count a pin bumps to at most (PostgreSQL: 5; 1 makes the clock a second-chance policy)"},
@@ -263,13 +274,13 @@ func (s *Settings) set(g *gucDef, value string) error {
 			return bad("must be a boolean (on/off/true/false)")
 		}
 	case kindEnum:
-		for _, e := range g.enum {
+		for _, e := range g.values() {
 			if e == value {
 				s.enums[g.name] = value
 				return nil
 			}
 		}
-		return bad("must be one of " + strings.Join(g.enum, ", "))
+		return bad("must be one of " + strings.Join(g.values(), ", "))
 	case kindReal:
 		f, err := strconv.ParseFloat(value, 64)
 		if err != nil || f < float64(g.min) || f > float64(g.max) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/stretchr/testify/require"
 )
 
@@ -80,4 +81,31 @@ func TestCloneAndFormat(t *testing.T) {
 	require.Equal(t, "128MB", s.Format("shared_buffers"))
 	require.Equal(t, "200ms", s.Format("wal_writer_delay"))
 	require.Equal(t, "2MB", s.Format("vacuum_buffer_usage_limit")) // 17's default
+}
+
+// lowestFree is a policy for the registry test: the lowest-numbered unpinned buffer.
+type lowestFree struct{}
+
+func (lowestFree) Access(pg.Buffer)               {}
+func (lowestFree) Load(pg.Buffer, pg.BufferTag)   {}
+func (lowestFree) Forget(pg.Buffer, pg.BufferTag) {}
+func (lowestFree) Victim(st []pg.BufState) (pg.Buffer, error) {
+	for i, s := range st {
+		if s.Refcount() == 0 {
+			return pg.Buffer(i + 1), nil
+		}
+	}
+	return pg.InvalidBuffer, strategy.ErrNoUnpinnedBuffers
+}
+
+// A policy registered after start-up is a value replacement= accepts: the
+// enum's values are read when a setting is parsed, not when the table was built.
+func TestRegisteredPolicyAccepted(t *testing.T) {
+	s, _ := DefaultSettings(18)
+	_, err := s.Set("replacement", "lowest-free")
+	require.ErrorContains(t, err, "must be one of clock, lru, 2q, arc, clock-pro")
+	require.NoError(t, strategy.Register("lowest-free", "the lowest-numbered unpinned buffer", func(int) strategy.Replacement { return lowestFree{} }))
+	_, err = s.Set("replacement", "lowest-free")
+	require.NoError(t, err)
+	require.Equal(t, "lowest-free", s.Enum("replacement"))
 }
