@@ -42,26 +42,37 @@ func (e *Env) cmdPlot(args []datadriven.CmdArg) (Output, error) {
 	rec := &e.teach.rec
 	n := len(rec.Figures) + 1
 	if e.Record {
-		f.Samples = append([]Sample(nil), rec.Samples...)
-		maxID := 0
-		for _, s := range f.Samples {
-			if len(s.Rel) > maxID {
-				maxID = len(s.Rel)
-			}
-		}
-		f.Names = make([]string, maxID)
-		for id := range f.Names {
-			for _, s := range f.Samples {
-				if id < len(s.Rel) && s.Rel[id] > 0 {
-					f.Names[id] = e.C.RelName(pg.RelID(id))
-					break
-				}
-			}
-		}
-		rec.Figures = append(rec.Figures, f)
+		rec.Figures = append(rec.Figures, e.Figure(f.Series, f.Title))
 	} else {
 		rec.Figures = append(rec.Figures, Figure{Series: f.Series, Title: f.Title})
 	}
 	return Output{Text: fmt.Sprintf("ok: figure %d: %s (drawn by pgbufsim plot)", n, strings.Join(f.Series, ", ")),
 		JSON: map[string]any{"figure": n, "series": f.Series}}, nil
+}
+
+// DefaultSeries are what a figure shows when a scenario asks for none: each
+// relation's buffers over simulated time, and the WAL.
+var DefaultSeries = []string{"composition", "wal"}
+
+// Figure is a figure of the series over everything recorded so far
+// (Env.Record), as a plot command at this point would make it.
+func (e *Env) Figure(series []string, title string) Figure {
+	rec := &e.teach.rec
+	f := Figure{Series: append([]string(nil), series...), Title: title, Samples: append([]Sample(nil), rec.Samples...)}
+	maxID := 0
+	for _, s := range f.Samples {
+		if len(s.Rel) > maxID {
+			maxID = len(s.Rel)
+		}
+	}
+	f.Names = make([]string, maxID)
+	for id := range f.Names {
+		for _, s := range f.Samples {
+			if id < len(s.Rel) && s.Rel[id] > 0 {
+				f.Names[id] = e.C.RelName(pg.RelID(id))
+				break
+			}
+		}
+	}
+	return f
 }

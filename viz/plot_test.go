@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/stretchr/testify/require"
 )
 
@@ -73,4 +74,29 @@ func TestPlotBadInput(t *testing.T) {
 	b, err := os.ReadFile(paths[0])
 	require.NoError(t, err)
 	require.True(t, bytes.HasPrefix(b, []byte("\x89PNG")))
+}
+
+// A scenario without a plot command draws the default figure: each
+// relation's buffers and the WAL over the whole run, titled with the file's
+// name; its last sample has t's 4 pages and 12 unused buffers, as the
+// lesson's own figure does.
+func TestPlotDefaultFigure(t *testing.T) {
+	dir := t.TempDir()
+	src := strings.Replace(lesson, "plot composition usage wal fpi\n", "", 1)
+	paths, err := PlotFile("lesson.scn", src, filepath.Join(dir, "out.svg"), 1)
+	require.NoError(t, err)
+	require.Len(t, paths, 1)
+	svg, err := os.ReadFile(paths[0])
+	require.NoError(t, err)
+	require.Contains(t, string(svg), "lesson: cache composition by relation")
+	require.Contains(t, string(svg), "WAL inserted")
+	env, err := Record("lesson.scn", src, 1)
+	require.NoError(t, err)
+	ps := Panels(env.Figure(scenario.DefaultSeries, "lesson"))
+	require.Len(t, ps, 2)
+	last := len(ps[0].Layers[0].Values) - 1
+	require.Equal(t, 4.0, ps[0].Layers[0].Values[last])
+	require.Equal(t, 12.0, ps[0].Layers[2].Values[last])
+	_, err = PlotFile("empty.scn", "# nothing\n", filepath.Join(dir, "e.svg"), 1)
+	require.ErrorContains(t, err, "starts no cluster")
 }

@@ -55,7 +55,11 @@ func PlotFile(name, src, out string, seed uint64) ([]string, error) {
 	}
 	figs := env.Recording().Figures
 	if len(figs) == 0 {
-		return nil, fmt.Errorf("%s has no plot command (e.g. plot composition usage wal)", name)
+		// No plot command: each relation's buffers and the WAL over the whole run.
+		if env.C == nil {
+			return nil, fmt.Errorf("%s starts no cluster: nothing to plot", name)
+		}
+		figs = []scenario.Figure{env.Figure(scenario.DefaultSeries, strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)))}
 	}
 	var paths []string
 	for i, f := range figs {
