@@ -1,18 +1,3 @@
-// Package sim runs scenarios: a simulated PostgreSQL cluster (settings,
-// relations, the buffer pool, the WAL, background processes) driven by the
-// commands of the scenario language, on a simulated clock.
-//
-// # Time and processes
-//
-// Time is simulated nanoseconds; nothing reads the wall clock. A statement
-// runs as one or more participant processes (the leader and its parallel
-// workers), each advancing page by page and charging the costs of cluster/costs.go
-// to its own clock. The scheduler always runs the process whose clock is
-// earliest (ties: leader first, then workers in order), and wakes the WAL
-// writer whenever its next wake-up time comes first. So whether a ring buffer
-// is still unflushed when the ring comes back to it — which decides
-// StrategyRejectBuffer — is an outcome of modelled timing. Nothing runs in
-// goroutines; the only randomness is a seeded PRNG owned by the Cluster.
 package cluster
 
 import (

@@ -1,7 +1,20 @@
-// Package scenario reads and writes scenario files: one command per line in
-// datadriven's directive syntax (parsed with datadriven.ParseLine, so the CLI
-// and the golden tests never disagree), '#' comment lines, blank lines, and
-// optional "----" blocks of expected output after a command (golden files).
+// Package scenario is the scenario language: the files (this file) and the
+// commands (Env, one file per command), a thin layer over package cluster.
+//
+// # Files
+//
+// One command per line in datadriven's directive syntax (parsed with
+// datadriven.ParseLine, so the CLI and the golden tests never disagree), '#'
+// comment lines, blank lines, and optional "----" blocks of expected output
+// after a command (golden files).
+//
+// # Commands
+//
+// Env.Exec runs one parsed command: each handler (cmd_NAME.go) only parses
+// its arguments, naming the offending word and what is accepted, calls one
+// engine method, and formats the result as a PostgreSQL user reads it
+// (EXPLAIN lines, pg_buffercache and pg_stat_io tables) and as the JSON the
+// language documents. Commands is the table `pgbufsim help` prints.
 package scenario
 
 import (
