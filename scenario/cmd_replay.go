@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/replay"
 	"github.com/pgbufsim/pgbufsim/trace"
 )
 
@@ -52,7 +53,7 @@ func (e *Env) cmdReplay(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, errorf("replay %w", err)
 	}
 	defer f.Close()
-	res, err := e.C.Replay(f, path, format, relName)
+	res, err := replay.Replay(e.C, f, path, format, relName)
 	if err != nil {
 		return Output{}, err
 	}

@@ -1,4 +1,10 @@
-package cluster
+// Package replay feeds block-access traces through a simulated cluster's
+// buffer pool: each access a ReadBuffer (ReadBufferExtended, RBM_NORMAL, no
+// strategy) and a ReleaseBuffer by one client backend, so hits bump usage
+// counts and misses take victims from the free list and the clock sweep
+// exactly as a query's page accesses would (bufmgr.c, freelist.c). The
+// traces are read from an io.ReadSeeker in the formats of package trace.
+package replay
 
 import (
 	"errors"
@@ -6,9 +12,8 @@ import (
 	"io"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
-	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
-	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/trace"
 )
 
@@ -34,8 +39,8 @@ import (
 // in PostgreSQL. Both formats are read once before any access (twice for
 // hashed ids), so a bad line or record is reported before anything runs.
 
-// ReplayResult is a replay's counts.
-type ReplayResult struct {
+// Result is a replay's counts.
+type Result struct {
 	File, Format, Relation string // the trace's name, its format, the relations it read
 	Requests, Hits, Misses int64
 	Evictions              int64 // victims the accesses took from the clock sweep
@@ -45,35 +50,32 @@ type ReplayResult struct {
 }
 
 // HitRatio is Hits / Requests (0 for an empty trace).
-func (r *ReplayResult) HitRatio() float64 {
+func (r *Result) HitRatio() float64 {
 	if r.Requests == 0 {
 		return 0
 	}
 	return float64(r.Hits) / float64(r.Requests)
 }
 
-// Replay feeds a block-access trace through the pool, read from src (read
-// twice, or three times for hashed ids: it must seek); name is what errors
-// and the result call it. For oracleGeneral, relation names the relation
-// the object ids become blocks of ("": "trace"); CSV lines name their own.
-func (c *Cluster) Replay(src io.ReadSeeker, name string, format trace.Format, relation string) (*ReplayResult, error) {
-	var res *ReplayResult
-	err := c.command("replay", 0, false, func() error {
+// Replay feeds a block-access trace through c's pool as one client
+// command, read from src (read twice, or three times for hashed ids: it
+// must seek); name is what errors and the result call it. For
+// oracleGeneral, relation names the relation the object ids become blocks
+// of ("": "trace"); CSV lines name their own.
+func Replay(c *cluster.Cluster, src io.ReadSeeker, name string, format trace.Format, relation string) (*Result, error) {
+	var res *Result
+	err := c.RunWorkload("replay", func(w *cluster.Workload) error {
 		if format == trace.CSV && relation != "" {
 			return fmt.Errorf("replay %s: relation= is for oraclegeneral traces; CSV lines name their relation", name)
 		}
 		if relation == "" {
 			relation = "trace"
 		}
-		if c.txn.active {
-			return fmt.Errorf("replay %s: not inside a transaction block (commit first)", name)
-		}
-		c.advanceTo(c.now + costs.InterCommandNs)
 		var err error
 		if format == trace.OracleGeneral {
-			res, err = c.replayOracle(name, src, relation)
+			res, err = replayOracle(w, name, src, relation)
 		} else {
-			res, err = c.replayCSV(name, src)
+			res, err = replayCSV(c, w, name, src)
 		}
 		if err != nil {
 			return fmt.Errorf("replay %w", err)
@@ -83,59 +85,22 @@ func (c *Cluster) Replay(src io.ReadSeeker, name string, format trace.Format, re
 	return res, err
 }
 
-// traceRelation returns the relation a trace names, creating it with
-// nblocks pages when it does not exist (CREATE TABLE over a data file that
-// already holds them: on disk, not in any cache); created says which.
-func (c *Cluster) traceRelation(name string, nblocks int) (r *heap.Relation, created bool, err error) {
-	if r, ok := c.byName[name]; ok {
-		return r, false, nil
-	}
-	if err := validTableName(name); err != nil {
-		return nil, false, err
-	}
-	id := pg.RelID(len(c.rels))
-	r = heap.NewRelation(id, name, heap.Shape{TupleLen: 28, Fillfactor: 100, PlannerWidth: 4})
-	r.ReservePages(nblocks)
-	for r.NPages() < nblocks {
-		r.AddPage()
-	}
-	c.rels = append(c.rels, r)
-	c.byName[name] = r
-	c.pool.CreateRel(id, nblocks, true)
-	return r, true, nil
-}
-
-func validTableName(name string) error {
-	for _, ch := range name {
-		if !(ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9') {
-			return &pg.SettingError{Name: "relation", Value: name, Allowed: "a relation name is letters, digits and _"}
-		}
-	}
-	return nil
-}
-
-// replayer runs accesses as one client backend interleaved with the WAL writer.
+// replayer counts one replay's accesses.
 type replayer struct {
-	c   *Cluster
-	be  *bufmgr.Backend
-	res *ReplayResult
-}
-
-func (c *Cluster) newReplayer(name, format, rel string) *replayer {
-	return &replayer{c: c, be: bufmgr.NewBackend(bufmgr.ClientBackend, c.now),
-		res: &ReplayResult{File: name, Format: format, Relation: rel}}
+	pool *bufmgr.Pool
+	res  *Result
 }
 
 // access is ReadBuffer + (MarkBufferDirty) + ReleaseBuffer of one block.
-func (rp *replayer) access(t pg.BufferTag, write bool) error {
-	b, hit, err := rp.c.pool.ReadBuffer(rp.be, t, nil)
+func (rp *replayer) access(be *bufmgr.Backend, t pg.BufferTag, write bool) error {
+	b, hit, err := rp.pool.ReadBuffer(be, t, nil)
 	if err != nil {
 		return err
 	}
 	if write {
-		rp.c.pool.MarkBufferDirty(rp.be, b)
+		rp.pool.MarkBufferDirty(be, b)
 	}
-	rp.c.pool.Unpin(rp.be, b)
+	rp.pool.Unpin(be, b)
 	rp.res.Requests++
 	if hit {
 		rp.res.Hits++
@@ -145,18 +110,11 @@ func (rp *replayer) access(t pg.BufferTag, write bool) error {
 	return nil
 }
 
-// run drives next (one access per call, done at the end) on the scheduler,
-// then folds the counters into the result.
-func (rp *replayer) run(next func() (bool, error)) (*ReplayResult, error) {
-	c := rp.c
-	start := rp.be.Now
-	ev := c.pool.Stats.Rel[bufmgr.ClientBackend][strategy.Normal][bufmgr.OpEvictions]
-	err := c.run([]*participant{{be: rp.be, step: next}})
-	c.finish([]*participant{{be: rp.be}})
-	c.foldWAL(rp.be)
-	rp.res.Evictions = c.pool.Stats.Rel[bufmgr.ClientBackend][strategy.Normal][bufmgr.OpEvictions] - ev
-	rp.res.Written = rp.be.Buf.Written
-	rp.res.TimeNs = rp.be.Now - start
+// run drives next (one access per call, done at the end) on the
+// workload's client backend, then folds the counters into the result.
+func (rp *replayer) run(w *cluster.Workload, next func(be *bufmgr.Backend) (bool, error)) (*Result, error) {
+	run, err := w.Run(next)
+	rp.res.Evictions, rp.res.Written, rp.res.TimeNs = run.Evictions, run.Written, run.TimeNs
 	return rp.res, err
 }
 
@@ -189,7 +147,7 @@ func oraclePass(f io.ReadSeeker, name string, recs []trace.Record, fn func(id ui
 	}
 }
 
-func (c *Cluster) replayOracle(name string, f io.ReadSeeker, relName string) (*ReplayResult, error) {
+func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName string) (*Result, error) {
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -228,7 +186,7 @@ func (c *Cluster) replayOracle(name string, f io.ReadSeeker, relName string) (*R
 		}
 		nblocks = len(dense)
 	}
-	rel, created, err := c.traceRelation(relName, nblocks)
+	relID, relPages, created, err := w.Relation(relName, nblocks)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -236,19 +194,19 @@ func (c *Cluster) replayOracle(name string, f io.ReadSeeker, relName string) (*R
 		if !direct {
 			return nil, fmt.Errorf("%s: hashed object ids (up to %d) can only be replayed into a relation the replay creates; %s exists", name, maxID, relName)
 		}
-		if nblocks > c.pool.NBlocks(rel.ID) {
-			return nil, fmt.Errorf("%s: object id %d is past the end of %s (%d pages): reading beyond EOF", name, maxID, relName, c.pool.NBlocks(rel.ID))
+		if nblocks > relPages {
+			return nil, fmt.Errorf("%s: object id %d is past the end of %s (%d pages): reading beyond EOF", name, maxID, relName, relPages)
 		}
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	// The accesses.
-	rp := c.newReplayer(name, "oraclegeneral", relName)
+	rp := &replayer{pool: w.Pool(), res: &Result{File: name, Format: "oraclegeneral", Relation: relName}}
 	rd := trace.NewOracleReader(name, f)
 	var pos, have int
-	tag := pg.BufferTag{Rel: rel.ID}
-	res, err := rp.run(func() (bool, error) {
+	tag := pg.BufferTag{Rel: relID}
+	res, err := rp.run(w, func(be *bufmgr.Backend) (bool, error) {
 		if pos == have {
 			k, err := rd.Read(recs)
 			if err != nil && !errors.Is(err, io.EOF) {
@@ -266,7 +224,7 @@ func (c *Cluster) replayOracle(name string, f io.ReadSeeker, relName string) (*R
 		} else {
 			tag.Block = pg.BlockNumber(id)
 		}
-		return false, rp.access(tag, false)
+		return false, rp.access(be, tag, false)
 	})
 	if err != nil {
 		return nil, err
@@ -295,7 +253,7 @@ func csvPass(f io.ReadSeeker, name string, fn func(a trace.Access) error) error 
 	}
 }
 
-func (c *Cluster) replayCSV(name string, f io.ReadSeeker) (*ReplayResult, error) {
+func replayCSV(c *cluster.Cluster, w *cluster.Workload, name string, f io.ReadSeeker) (*Result, error) {
 	// Pass 1: every line parses, every block of an existing table is inside
 	// it, and each new relation's size is known — before any access.
 	var order []string
@@ -304,13 +262,13 @@ func (c *Cluster) replayCSV(name string, f io.ReadSeeker) (*ReplayResult, error)
 		nb, seen := size[a.Relation]
 		if !seen {
 			order = append(order, a.Relation)
-			if r, ok := c.byName[a.Relation]; ok {
-				nb = c.pool.NBlocks(r.ID)
-			} else if err := validTableName(a.Relation); err != nil {
+			if t, ok := c.Table(a.Relation); ok {
+				nb = t.Pages
+			} else if err := cluster.ValidTableName(a.Relation); err != nil {
 				return fmt.Errorf("%s:%d: %w", name, a.Line, err)
 			}
 		}
-		if _, ok := c.byName[a.Relation]; ok && int(a.Block) >= nb {
+		if _, ok := c.Table(a.Relation); ok && int(a.Block) >= nb {
 			return fmt.Errorf("%s:%d: block %d is past the end of %s (%d pages): reading beyond EOF", name, a.Line, a.Block, a.Relation, nb)
 		} else if !ok {
 			nb = max(nb, int(a.Block)+1)
@@ -322,19 +280,19 @@ func (c *Cluster) replayCSV(name string, f io.ReadSeeker) (*ReplayResult, error)
 	}
 	ids := map[string]pg.RelID{}
 	for _, rn := range order {
-		r, _, err := c.traceRelation(rn, size[rn])
+		id, _, _, err := w.Relation(rn, size[rn])
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		ids[rn] = r.ID
+		ids[rn] = id
 	}
 	// Pass 2: the accesses.
-	rp := c.newReplayer(name, "csv", "")
+	rp := &replayer{pool: w.Pool(), res: &Result{File: name, Format: "csv"}}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	rd := trace.NewCSVReader(name, f)
-	res, err := rp.run(func() (bool, error) {
+	res, err := rp.run(w, func(be *bufmgr.Backend) (bool, error) {
 		a, err := rd.Next()
 		if errors.Is(err, io.EOF) {
 			return true, nil
@@ -342,7 +300,7 @@ func (c *Cluster) replayCSV(name string, f io.ReadSeeker) (*ReplayResult, error)
 		if err != nil {
 			return true, err
 		}
-		return false, rp.access(pg.BufferTag{Rel: ids[a.Relation], Block: pg.BlockNumber(a.Block)}, a.Write)
+		return false, rp.access(be, pg.BufferTag{Rel: ids[a.Relation], Block: pg.BlockNumber(a.Block)}, a.Write)
 	})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,96 @@
+package cluster
+
+import (
+	"fmt"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+)
+
+// # Workloads
+//
+// A workload is one client command made of raw buffer accesses that the
+// caller drives: a block-access trace replayed (package replay), or any
+// access pattern a Go program wants to put through the pool. Each access is
+// what a query's page access is — ReadBuffer (ReadBufferExtended,
+// RBM_NORMAL, no strategy), perhaps MarkBufferDirty, ReleaseBuffer — by one
+// client backend that the scheduler interleaves with the WAL writer.
+
+// Workload is the handle RunWorkload passes to its function.
+type Workload struct {
+	c *Cluster
+}
+
+// RunWorkload runs fn as one client command: after the client's pause,
+// outside any transaction block, with no session start and no catalog pins
+// (only the workload's own accesses).
+func (c *Cluster) RunWorkload(name string, fn func(w *Workload) error) error {
+	return c.command(name, 0, false, func() error {
+		if c.txn.active {
+			return fmt.Errorf("%s: not inside a transaction block (commit first)", name)
+		}
+		c.advanceTo(c.now + costs.InterCommandNs)
+		return fn(&Workload{c: c})
+	})
+}
+
+// Pool is the buffer pool the workload's accesses go to.
+func (w *Workload) Pool() *bufmgr.Pool { return w.c.pool }
+
+// Relation returns the table name's storage and size, creating it when it
+// does not exist as CREATE TABLE over a data file that already holds
+// nblocks empty pages (on disk, in no cache).
+func (w *Workload) Relation(name string, nblocks int) (id pg.RelID, pages int, created bool, err error) {
+	c := w.c
+	if r, ok := c.byName[name]; ok {
+		return r.ID, c.pool.NBlocks(r.ID), false, nil
+	}
+	if err := validTableName(name); err != nil {
+		return 0, 0, false, err
+	}
+	id = pg.RelID(len(c.rels))
+	r := heap.NewRelation(id, name, heap.Shape{TupleLen: 28, Fillfactor: 100, PlannerWidth: 4})
+	r.ReservePages(nblocks)
+	for r.NPages() < nblocks {
+		r.AddPage()
+	}
+	c.rels = append(c.rels, r)
+	c.byName[name] = r
+	c.pool.CreateRel(id, nblocks, true)
+	return id, nblocks, true, nil
+}
+
+// ValidTableName checks a relation name a workload would create.
+func ValidTableName(name string) error { return validTableName(name) }
+
+func validTableName(name string) error {
+	for _, ch := range name {
+		if !(ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9') {
+			return &pg.SettingError{Name: "relation", Value: name, Allowed: "a relation name is letters, digits and _"}
+		}
+	}
+	return nil
+}
+
+// WorkloadRun is what a workload's client backend did.
+type WorkloadRun struct {
+	Evictions int64 // victims taken from the clock sweep (pg_stat_io, client backend, normal)
+	Written   int64 // dirty buffers it wrote out to take their place
+	TimeNs    int64 // its simulated time
+}
+
+// Run drives step on the scheduler until it reports done: step makes one
+// access (or a few) with be, the workload's client backend, each call.
+func (w *Workload) Run(step func(be *bufmgr.Backend) (done bool, err error)) (WorkloadRun, error) {
+	c := w.c
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	start := be.Now
+	ev := c.pool.Stats.Rel[bufmgr.ClientBackend][strategy.Normal][bufmgr.OpEvictions]
+	err := c.run([]*participant{{be: be, step: func() (bool, error) { return step(be) }}})
+	c.finish([]*participant{{be: be}})
+	c.foldWAL(be)
+	return WorkloadRun{Evictions: c.pool.Stats.Rel[bufmgr.ClientBackend][strategy.Normal][bufmgr.OpEvictions] - ev,
+		Written: be.Buf.Written, TimeNs: be.Now - start}, err
+}
