@@ -20,7 +20,8 @@ import (
 
 // Workload is the handle RunWorkload passes to its function.
 type Workload struct {
-	c *Cluster
+	c  *Cluster
+	be *bufmgr.Backend
 }
 
 // RunWorkload runs fn as one client command: after the client's pause,
@@ -32,7 +33,7 @@ func (c *Cluster) RunWorkload(name string, fn func(w *Workload) error) error {
 			return fmt.Errorf("%s: not inside a transaction block (commit first)", name)
 		}
 		c.advanceTo(c.now + costs.InterCommandNs)
-		return fn(&Workload{c: c})
+		return fn(&Workload{c: c, be: bufmgr.NewBackend(bufmgr.ClientBackend, c.now)})
 	})
 }
 
@@ -81,14 +82,18 @@ type WorkloadRun struct {
 	TimeNs    int64 // its simulated time
 }
 
+// Backend is the workload's client backend, which its accesses pass to the pool.
+func (w *Workload) Backend() *bufmgr.Backend { return w.be }
+
 // Run drives step on the scheduler until it reports done: step makes one
-// access (or a few) with be, the workload's client backend, each call.
-func (w *Workload) Run(step func(be *bufmgr.Backend) (done bool, err error)) (WorkloadRun, error) {
+// access (or a few) with the workload's Backend each call.
+func (w *Workload) Run(step func() (done bool, err error)) (WorkloadRun, error) {
 	c := w.c
-	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	be := w.be
+	be.Now = max(be.Now, c.now)
 	start := be.Now
 	ev := c.pool.Stats.Rel[bufmgr.ClientBackend][strategy.Normal][bufmgr.OpEvictions]
-	err := c.run([]*participant{{be: be, step: func() (bool, error) { return step(be) }}})
+	err := c.run([]*participant{{be: be, step: step}})
 	c.finish([]*participant{{be: be}})
 	c.foldWAL(be)
 	return WorkloadRun{Evictions: c.pool.Stats.Rel[bufmgr.ClientBackend][strategy.Normal][bufmgr.OpEvictions] - ev,

@@ -112,7 +112,7 @@ func (rp *replayer) access(be *bufmgr.Backend, t pg.BufferTag, write bool) error
 
 // run drives next (one access per call, done at the end) on the
 // workload's client backend, then folds the counters into the result.
-func (rp *replayer) run(w *cluster.Workload, next func(be *bufmgr.Backend) (bool, error)) (*Result, error) {
+func (rp *replayer) run(w *cluster.Workload, next func() (bool, error)) (*Result, error) {
 	run, err := w.Run(next)
 	rp.res.Evictions, rp.res.Written, rp.res.TimeNs = run.Evictions, run.Written, run.TimeNs
 	return rp.res, err
@@ -206,7 +206,8 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 	rd := trace.NewOracleReader(name, f)
 	var pos, have int
 	tag := pg.BufferTag{Rel: relID}
-	res, err := rp.run(w, func(be *bufmgr.Backend) (bool, error) {
+	be := w.Backend()
+	res, err := rp.run(w, func() (bool, error) {
 		if pos == have {
 			k, err := rd.Read(recs)
 			if err != nil && !errors.Is(err, io.EOF) {
@@ -292,7 +293,8 @@ func replayCSV(c *cluster.Cluster, w *cluster.Workload, name string, f io.ReadSe
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	rd := trace.NewCSVReader(name, f)
-	res, err := rp.run(w, func(be *bufmgr.Backend) (bool, error) {
+	be := w.Backend()
+	res, err := rp.run(w, func() (bool, error) {
 		a, err := rd.Next()
 		if errors.Is(err, io.EOF) {
 			return true, nil
