@@ -45,6 +45,7 @@
 //
 // Buffercache, StatIO, WALSince, Replication, Visibility and Settings are the
 // views a DBA would query (pg_buffercache, pg_stat_io, pg_current_wal_lsn and
-// pg_stat_wal, pg_visibility_map_summary, SHOW ALL); PoolMap draws every
-// buffer. An Observer sees every buffer-manager step as it happens.
+// pg_stat_wal, pg_visibility_map_summary, SHOW ALL); Pool exposes the buffer
+// pool itself, buffer by buffer. An Observer sees every buffer-manager step
+// as it happens; a Workload drives raw buffer accesses (package replay).
 package cluster

@@ -311,3 +311,39 @@ func (c *Cluster) Settings() SettingsReport {
 	}
 	return rep
 }
+
+// RelKind is what a relation of the pool is.
+type RelKind uint8
+
+// Relation kinds.
+const (
+	TableRel RelKind = iota // a heap
+	ForkRel                 // a heap's free space map or visibility map
+	IndexRel                // a btree
+)
+
+// RelationRef names one relation of the pool.
+type RelationRef struct {
+	ID   pg.RelID
+	Name string // "big", "big/fsm", "big_pkey"
+	Kind RelKind
+}
+
+// Relations lists the pool's relations in the order pg_buffercache output
+// lists them: each table in creation order, then its forks that exist, then
+// its indexes by name.
+func (c *Cluster) Relations() []RelationRef {
+	var out []RelationRef
+	for _, r := range c.sortedRels() {
+		out = append(out, RelationRef{r.ID, r.Name, TableRel})
+		for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
+			if id, ok := c.forks[[2]int{int(r.ID), int(f)}]; ok {
+				out = append(out, RelationRef{id, c.RelName(id), ForkRel})
+			}
+		}
+		for _, ix := range c.sortedIndexes(r) {
+			out = append(out, RelationRef{ix.id, ix.name, IndexRel})
+		}
+	}
+	return out
+}

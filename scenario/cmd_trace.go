@@ -261,6 +261,6 @@ func (e *Env) showPool(args []datadriven.CmdArg) (Output, error) {
 	if len(args) > 0 {
 		return Output{}, fmt.Errorf("show pool: takes no options")
 	}
-	m := e.C.PoolMap()
+	m := PoolMapOf(e.C)
 	return Output{Text: m.Text(), JSON: m}, nil
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
-	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -41,7 +40,7 @@ type Sample struct {
 type Frame struct {
 	T     int64
 	Label string
-	Map   cluster.PoolMap
+	Map   PoolMap
 }
 
 // Figure is what one `plot` command asked for: its series over the samples up to it.
@@ -91,7 +90,7 @@ func (e *Env) sample(t int64, label string, always bool) {
 	}
 	rec.Samples = append(rec.Samples, s)
 	if always || len(rec.Frames) < maxFrames {
-		rec.Frames = append(rec.Frames, Frame{T: t, Label: label, Map: c.PoolMap()})
+		rec.Frames = append(rec.Frames, Frame{T: t, Label: label, Map: PoolMapOf(c)})
 	}
 }
 

@@ -36,7 +36,7 @@ func TestClockSweepLessonByHand(t *testing.T) {
 	}
 	lines = append(lines, "checkpoint", "restart", "scan a repeat=5", "scan b repeat=2", "scan c", "scan d")
 	runLines(t, e, lines...)
-	m := e.C.PoolMap()
+	m := PoolMapOf(e.C)
 	require.Equal(t, "AAAABBBBCCCCDDDD", m.Page)
 	require.Equal(t, "5555222211111111", m.Usage)
 	require.Equal(t, pg.Buffer(1), m.Hand)
@@ -54,7 +54,7 @@ func TestClockSweepLessonByHand(t *testing.T) {
 	runLines(t, e, "scan e")
 	require.Equal(t, []pg.Buffer{9, 10, 11, 12}, victims)
 	require.Equal(t, 16+8, decrements, "one full pass, then buffers 1-8 again")
-	m = e.C.PoolMap()
+	m = PoolMapOf(e.C)
 	require.Equal(t, "AAAABBBBEEEEDDDD", m.Page)
 	require.Equal(t, "3333000011110000", m.Usage)
 	require.Equal(t, pg.Buffer(13), m.Hand)
@@ -65,7 +65,7 @@ func TestClockSweepLessonByHand(t *testing.T) {
 func TestPoolMapGroups(t *testing.T) {
 	e := &Env{Seed: 1}
 	o := runLines(t, e, "cluster version=18 shared_buffers=128MB", "table t pages=3000 tuples_per_page=4", "insert t", "show pool")
-	m := e.C.PoolMap()
+	m := PoolMapOf(e.C)
 	require.Equal(t, 16, m.Group)
 	require.Len(t, m.Page, 1024)
 	for _, l := range strings.Split(o.Text, "\n") {

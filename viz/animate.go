@@ -64,7 +64,7 @@ type PageData struct {
 	Frames   []PageFrame `json:"frames"`
 }
 
-// SplitMap splits a pool map's text (cluster.PoolMap.Text) into the map and its
+// SplitMap splits a pool map's text (scenario.PoolMap.Text) into the map and its
 // legend (from the "relations:" line on).
 func SplitMap(text string) (body, legend string) {
 	i := strings.Index(text, "\nrelations:")

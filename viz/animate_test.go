@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/stretchr/testify/require"
 )
@@ -89,7 +88,7 @@ func TestAnimateThinning(t *testing.T) {
 	require.Len(t, pageData(t, page).Frames, MaxPageFrames)
 
 	// The byte budget: a full pool of 16,384 buffers, a map of about 4 kB.
-	fb := scenario.Frame{Map: cluster.PoolMap{NBuffers: 16384, Group: 16, Hand: 1,
+	fb := scenario.Frame{Map: scenario.PoolMap{NBuffers: 16384, Group: 16, Hand: 1,
 		Page: strings.Repeat("a", 1024), Usage: strings.Repeat("5", 1024), Mark: strings.Repeat("r", 1024), Legend: []string{"a=a"}}}
 	size := len(fb.Map.Text())
 	require.Greater(t, size, 3500)

@@ -1,9 +1,10 @@
-package cluster
+package scenario
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -37,30 +38,16 @@ type PoolMap struct {
 // order), then the other tables, forks and indexes the next free letters, in
 // the order show buffercache lists them; "(other)" (the catalogs) is '#',
 // and '?' when the letters run out.
-func (c *Cluster) relLetters() (map[pg.RelID]byte, []string) {
+func relLetters(c *cluster.Cluster) (map[pg.RelID]byte, []string) {
 	letters := map[pg.RelID]byte{pg.CatalogRel: '#'}
 	taken := map[byte]bool{}
-	type rel struct {
-		id   pg.RelID
-		name string
-	}
-	var rest, order []rel
-	for _, r := range c.sortedRels() {
-		order = append(order, rel{r.ID, r.Name})
-		if l := r.Name[0]; l >= 'a' && l <= 'z' && !taken[l] {
+	var rest, order []cluster.RelationRef
+	for _, r := range c.Relations() {
+		order = append(order, r)
+		if l := r.Name[0]; r.Kind == cluster.TableRel && l >= 'a' && l <= 'z' && !taken[l] {
 			letters[r.ID], taken[l] = l, true
 		} else {
-			rest = append(rest, rel{r.ID, r.Name})
-		}
-		for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
-			if id, ok := c.forks[[2]int{int(r.ID), int(f)}]; ok {
-				rest = append(rest, rel{id, c.RelName(id)})
-				order = append(order, rel{id, c.RelName(id)})
-			}
-		}
-		for _, ix := range c.sortedIndexes(r) {
-			rest = append(rest, rel{ix.id, ix.name})
-			order = append(order, rel{ix.id, ix.name})
+			rest = append(rest, r)
 		}
 	}
 	next := byte('a')
@@ -72,28 +59,29 @@ func (c *Cluster) relLetters() (map[pg.RelID]byte, []string) {
 		if next <= 'z' {
 			l, taken[next] = next, true
 		}
-		letters[r.id] = l
+		letters[r.ID] = l
 	}
 	var legend []string
 	for _, r := range order {
-		legend = append(legend, fmt.Sprintf("%c=%s", letters[r.id], r.name))
+		legend = append(legend, fmt.Sprintf("%c=%s", letters[r.ID], r.Name))
 	}
 	return letters, legend
 }
 
-// PoolMap draws the pool now.
-func (c *Cluster) PoolMap() PoolMap {
-	n := c.pool.NBuffers()
+// PoolMapOf draws c's pool now. It is the simulator's view, not a query: it pins nothing.
+func PoolMapOf(c *cluster.Cluster) PoolMap {
+	pool := c.Pool()
+	n := pool.NBuffers()
 	g := 1
 	for n > poolMapMaxCells*g {
 		g *= 2
 	}
 	cells := (n + g - 1) / g
-	letters, legend := c.relLetters()
-	ctl := c.pool.Control()
+	letters, legend := relLetters(c)
+	ctl := pool.Control()
 	m := PoolMap{NBuffers: n, Group: g, Hand: ctl.Hand(), Passes: ctl.CompletePasses, FreeList: ctl.FreeListLen()}
 	ring := make([]byte, n+1)
-	for _, r := range c.pool.Rings() {
+	for _, r := range pool.Rings() {
 		for i, b := range r.Slots() {
 			if b == pg.InvalidBuffer {
 				continue
@@ -121,10 +109,10 @@ func (c *Cluster) PoolMap() PoolMap {
 		usum, valid := 0, 0
 		mk := byte(' ')
 		for b := pg.Buffer(lo); int(b) <= hi; b++ {
-			s := c.pool.State(b)
+			s := pool.State(b)
 			l := byte('.')
 			if s&pg.FlagValid != 0 {
-				l = letters[c.pool.Tag(b).Rel]
+				l = letters[pool.Tag(b).Rel]
 				usum += s.Usage()
 				valid++
 				if s&pg.FlagDirty != 0 {
