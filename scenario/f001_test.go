@@ -13,7 +13,9 @@ import (
 // page layout: 96 tuples of 80 bytes a page (pd_lower 408, pd_upper 512),
 // which is an 80-byte tuple at fillfactor 99 (at 100, 97 fit; at 98, 95). So
 // the table is 6,000,000 rows; the seed's "4 million rows" does not fit its
-// own page count and image size (spec §17.4), and the layout wins.
+// own page count and image size (508,562,500 / 62,500 = 8,137 bytes a
+// record = 8,241 − a 104-byte hole: 24 + 4 × 96 = 408 = pd_lower, 8192 −
+// 96 × 80 = 512 = pd_upper), and the layout wins.
 type seed001 struct {
 	checksums  string // on/off
 	load       string // insert, copy, copy freeze
@@ -84,7 +86,7 @@ func TestF001_1_FirstReadWAL(t *testing.T) {
 // and each page the backend finds still unwritten when it needs the slot is
 // one "buffers full". The upper bound is the pages beyond the first 2,048
 // (~60,050); how many the WAL writer writes first depends on its timing
-// (spec §17.5), so the test accepts the band from 80% of the bound to it —
+// (the WAL writer's 200 ms cycle and 1 MB flush_after), so the test accepts the band from 80% of the bound to it —
 // the seed's 55,766 is 93%.
 func TestF001_2_WALBuffersFull(t *testing.T) {
 	env, outs := run(t, seed001{checksums: "on", checkpoint: true, scans: 1}.String())
@@ -92,7 +94,7 @@ func TestF001_2_WALBuffersFull(t *testing.T) {
 	full := i64(lastStmt(outs)["wal_buffers_full"])
 	walPages := walSince(env, "before") / 8192
 	bound := walPages - 2048
-	require.InDelta(t, 60050, bound, 60050*0.01) // spec §17.5's estimate of the same bound
+	require.InDelta(t, 60050, bound, 60050*0.01) // ~62,100 WAL pages of the read − 2,048
 	require.GreaterOrEqual(t, full, bound*80/100)
 	require.LessOrEqual(t, full, bound)
 }

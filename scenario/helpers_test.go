@@ -112,7 +112,9 @@ func loadReference(t testing.TB) map[string]reference {
 	return doc.Runs
 }
 
-// onePercent is the tolerance SEED-FIGURES.md sets for buffers per relation: 1% of shared_buffers.
+// onePercent is the tolerance for buffers per relation against the reference
+// runs: 1% of shared_buffers (the runs' repeats differ by up to 10 of 16,384,
+// see testdata/reference_pg18.json).
 func onePercent(env *Env) int { return env.C.S.NBuffers() / 100 }
 
 func lastStmt(outs []Output) map[string]any { return outs[len(outs)-1].JSON.(map[string]any) }

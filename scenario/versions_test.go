@@ -8,8 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Ring sizes, pin limits and defaults per version against the spec's tables
-// (pg-bufmgr-spec §3, §5, §8), at the defaults with 128MB and 1GB.
+// Ring sizes, pin limits and defaults per version, at the defaults with 128MB
+// and 1GB: GetAccessStrategy's ring sizes (freelist.c: 256kB BULKREAD, 16MB
+// BULKWRITE, vacuum_buffer_usage_limit; 18 adds the read stream's pin
+// limit), GetPinLimit (bufmgr.c), each version's postgresql.conf.sample.
 func TestVersionTable(t *testing.T) {
 	for _, c := range []struct {
 		version, sbMB                         int
@@ -51,8 +53,8 @@ func TestVersionTable(t *testing.T) {
 }
 
 // Versions before 18 have a fixed 32-buffer BULKREAD ring, so the same
-// checksums-off scan leaves 3 × 32 = 96 buffers in parallel (spec §17.2's
-// prediction), and a serial scan leaves its one ring: 94 in 18, 32 before.
+// checksums-off scan leaves 3 × 32 = 96 buffers in parallel (the leader
+// and its two workers each keep their own ring: 18's 282 is 3 × 94), and a serial scan leaves its one ring: 94 in 18, 32 before.
 func TestRingLeftBehindPerVersion(t *testing.T) {
 	for _, c := range []struct{ version, workers, want int }{
 		{15, 2, 96}, {16, 2, 96}, {17, 2, 96}, {18, 2, 282}, {17, 0, 32}, {18, 0, 94},
@@ -72,7 +74,8 @@ scan big
 }
 
 // TRUNCATE puts a table's buffers on the free list (InvalidateBuffer →
-// StrategyFreeBuffer); pg_buffercache eviction does not (spec §2): evicted
+// StrategyFreeBuffer); pg_buffercache eviction does not (EvictUnpinnedBuffer
+// only invalidates the buffer, bufmgr.c): evicted
 // buffers are left for the clock hand to find.
 func TestTruncateRefillsFreeList(t *testing.T) {
 	env, _ := run(t, `cluster version=18 shared_buffers=16MB data_checksums=off
