@@ -116,7 +116,7 @@ func (s *simulator) buildBase() recipe {
 		tpp = int(math.Round(float64(m.RowsRead()) / float64(f.pages)))
 	}
 	hole := -1
-	uncompressed := f.settings["wal_compression"] == "" || onOff(f.settings["wal_compression"]) == "off"
+	uncompressed := !f.walCompressed
 	switch c := f.tot; {
 	case c.WALFPI > 0 && c.WALFPIBytes > 0 && uncompressed:
 		hole = int(pg.BLCKSZ - c.WALFPIBytes/c.WALFPI) // 19: the images' own bytes
