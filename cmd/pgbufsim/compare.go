@@ -61,9 +61,9 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 
 // endFigures reads the cluster a scenario leaves: show buffercache, show wal
 // and show io since the cluster started, and its simulated clock. The shows
-// run as scenario commands, as if appended to the file (a cluster left down
-// by a crash refuses them: the variant's figures are then missing), and
-// their typed results are read.
+// run as scenario commands, as if appended to the file, and their typed
+// results are read. A cluster left down by a crash refuses them: the table
+// then shows "-" for what it could not read (the simulated clock still runs).
 func endFigures(env *scenario.Env) map[string]string {
 	out := map[string]string{}
 	if env.C == nil {
@@ -88,17 +88,18 @@ func endFigures(env *scenario.Env) map[string]string {
 	if w, ok := show("wal").(cluster.WALReport); ok {
 		out["wal_bytes"], out["wal_fpi"] = strconv.FormatInt(w.Bytes, 10), strconv.FormatInt(w.Usage.FPI, 10)
 	}
-	var ev, reu, wr int64
-	io, _ := show("io").([]cluster.IORow)
-	for _, r := range io {
-		if r.Object != "relation" {
-			continue
+	if io, ok := show("io").([]cluster.IORow); ok {
+		var ev, reu, wr int64
+		for _, r := range io {
+			if r.Object != "relation" {
+				continue
+			}
+			ev += r.Evictions
+			reu += r.Reuses
+			wr += r.Writes
 		}
-		ev += r.Evictions
-		reu += r.Reuses
-		wr += r.Writes
+		out["evictions"], out["reuses"], out["writes"] = fmt.Sprint(ev), fmt.Sprint(reu), fmt.Sprint(wr)
 	}
-	out["evictions"], out["reuses"], out["writes"] = fmt.Sprint(ev), fmt.Sprint(reu), fmt.Sprint(wr)
 	out["time_ms"] = fmt.Sprintf("%.3f", float64(env.C.Now())/1e6)
 	return out
 }
