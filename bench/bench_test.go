@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
@@ -278,16 +278,6 @@ func runScenario(b *testing.B, name, src string) []scenario.Output {
 	return outs
 }
 
-// relBuffers is a relation's buffer count from show buffercache's JSON.
-func relBuffers(o scenario.Output, name string) int {
-	for _, r := range o.JSON.(map[string]any)["relations"].([]map[string]any) {
-		if r["name"] == name {
-			return r["buffers"].(int)
-		}
-	}
-	return 0
-}
-
 // BenchmarkScenario runs shipped scenarios end to end. ring-flood is seed
 // 000 (load + warm-up + scan of a 32,768-page table at 128MB with checksums):
 // target ≤ 10 ms (issue 6); the real server took 9.8 s for the experiment.
@@ -303,8 +293,8 @@ func BenchmarkScenario(b *testing.B) {
 				outs = runScenario(b, name+".scn", string(src))
 			}
 			for _, o := range outs {
-				if js, ok := o.JSON.(map[string]any); ok && js["wal_records"] != nil && js["strategy"] == "bulkread" {
-					b.ReportMetric(float64(js["wal_records"].(int64)), "scan_wal_records")
+				if r, ok := o.Stmt(); ok && r.Strategy == strategy.BulkRead {
+					b.ReportMetric(float64(r.WAL.Records), "scan_wal_records")
 				}
 			}
 		})
@@ -336,93 +326,121 @@ func benchRingPoint(b *testing.B, eic int, icl, sb, cks string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	// big: 2 × NBuffers pages of 4 tuples; hot: NBuffers/10 pages.
-	setup := fmt.Sprintf(`cluster version=18 shared_buffers=%s data_checksums=%s effective_io_concurrency=%d io_combine_limit=%s
-table big pages=%d tuples_per_page=4 autovacuum=off
-table hot pages=%d tuples_per_page=4 autovacuum=off
-insert big
-insert hot
-checkpoint
-evict all
-scan hot repeat=6
-`, sb, cks, eic, icl, 2*n, n/10)
-	sf, err := scenario.Parse("setup.scn", setup)
-	if err != nil {
-		b.Fatal(err)
+	// big: 2 × NBuffers pages of 4 tuples; hot: NBuffers/10 pages. The
+	// engine is driven directly (what the scenario
+	//   cluster version=18 shared_buffers=SB data_checksums=CKS effective_io_concurrency=EIC io_combine_limit=ICL
+	//   table big pages=2N tuples_per_page=4 autovacuum=off
+	//   table hot pages=N/10 tuples_per_page=4 autovacuum=off
+	//   insert big; insert hot; checkpoint; evict all; scan hot repeat=6
+	// does), then the timed scan big, then show buffercache big hot.
+	setup := func() *cluster.Cluster {
+		c, err := cluster.Open(cluster.Options{Version: 18, Seed: 1, SharedBuffers: sb, DataChecksums: cluster.Bool(cks == "on"),
+			EffectiveIOConcurrency: cluster.Int(eic), IOCombineLimit: icl})
+		if err != nil {
+			b.Fatal(err)
+		}
+		off := cluster.Bool(false)
+		for _, t := range []cluster.TableSpec{{Name: "big", Pages: 2 * n, TuplesPerPage: 4, Autovacuum: off}, {Name: "hot", Pages: n / 10, TuplesPerPage: 4, Autovacuum: off}} {
+			if _, err := c.CreateTable(t); err != nil {
+				b.Fatal(err)
+			}
+		}
+		steps := []func() (*cluster.StmtResult, error){
+			func() (*cluster.StmtResult, error) { return c.Insert("big", 0) },
+			func() (*cluster.StmtResult, error) { return c.Insert("hot", 0) },
+			c.Checkpoint, c.EvictAll,
+		}
+		for range 6 {
+			steps = append(steps, func() (*cluster.StmtResult, error) { return c.Scan("hot") })
+		}
+		for _, st := range steps {
+			if _, err := st(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return c
 	}
-	rest, err := scenario.Parse("scan.scn", "scan big\nshow buffercache big hot\n")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var scan, bc scenario.Output
+	var scan *cluster.StmtResult
+	var bc *cluster.Buffercache
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		env := &scenario.Env{Seed: 1}
-		for _, st := range sf.Steps {
-			if _, err := env.Exec(st.Cmd, st.Args); err != nil {
-				b.Fatal(strings.TrimSpace(st.Text), ": ", err)
-			}
-		}
+		c := setup()
 		b.StartTimer()
-		if scan, err = env.Exec(rest.Steps[0].Cmd, rest.Steps[0].Args); err != nil {
+		if scan, err = c.Scan("big"); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		if bc, err = env.Exec(rest.Steps[1].Cmd, rest.Steps[1].Args); err != nil {
+		if bc, err = c.Buffercache("big", "hot"); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
 	}
-	js := scan.JSON.(map[string]any)
-	b.ReportMetric(float64(relBuffers(bc, "big")), "big_buffers")
-	b.ReportMetric(float64(relBuffers(bc, "hot")), "hot_buffers")
-	b.ReportMetric(float64(js["wal_bytes"].(int64)), "wal_bytes/scan")
-	b.ReportMetric(float64(js["wal_fpi"].(int64)), "fpi/scan")
-	b.ReportMetric(float64(js["ring_buffers"].(int)), "ring_buffers")
+	b.ReportMetric(float64(bc.Row("big").Buffers), "big_buffers")
+	b.ReportMetric(float64(bc.Row("hot").Buffers), "hot_buffers")
+	b.ReportMetric(float64(scan.WAL.Bytes), "wal_bytes/scan")
+	b.ReportMetric(float64(scan.WAL.FPI), "fpi/scan")
+	b.ReportMetric(float64(scan.RingBuffers), "ring_buffers")
 }
 
 // seed001Setup loads seed 001's table (62,500 pages of 96 80-byte tuples at
 // 1 GB) and checkpoints: the state the first read and ANALYZE start from.
-const seed001Setup = `cluster version=18 shared_buffers=1GB data_checksums=on max_wal_size=8GB checkpoint_timeout=1h autovacuum=off
-table events rows=6000000 tuple_bytes=80 fillfactor=99 autovacuum=off
-insert events
-checkpoint`
+// It is the scenario
+//
+//	cluster version=18 shared_buffers=1GB data_checksums=on max_wal_size=8GB checkpoint_timeout=1h autovacuum=off
+//	table events rows=6000000 tuple_bytes=80 fillfactor=99 autovacuum=off
+//	insert events
+//	checkpoint
+//
+// driven through the engine's methods.
+func seed001Setup(b *testing.B) *cluster.Cluster {
+	c, err := cluster.Open(cluster.Options{Version: 18, Seed: 1, SharedBuffers: "1GB", DataChecksums: cluster.Bool(true),
+		Settings: []cluster.Setting{{Name: "max_wal_size", Value: "8GB"}, {Name: "checkpoint_timeout", Value: "1h"}, {Name: "autovacuum", Value: "off"}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.CreateTable(cluster.TableSpec{Name: "events", Rows: 6000000, TupleBytes: 80, Fillfactor: 99, Autovacuum: cluster.Bool(false)}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.Insert("events", 0); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.Checkpoint(); err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
 
-// benchAfterSetup times only the command after the setup: each iteration
-// rebuilds the loaded cluster with the timer stopped.
-func benchAfterSetup(b *testing.B, cmd string) {
-	setup, err := scenario.Parse("setup.scn", seed001Setup)
-	if err != nil {
-		b.Fatal(err)
-	}
-	last, err := scenario.Parse("cmd.scn", cmd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st := last.Steps[0]
+// benchAfterSetup times only the statement after the setup: each iteration
+// rebuilds the loaded cluster with the timer stopped. It reports the
+// statement's pages (shared hit + read) and full-page images.
+func benchAfterSetup(b *testing.B, stmt func(*cluster.Cluster) (*cluster.StmtResult, error)) {
+	var r *cluster.StmtResult
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		env := &scenario.Env{Seed: 1}
-		for _, s := range setup.Steps {
-			if _, err := env.Exec(s.Cmd, s.Args); err != nil {
-				b.Fatal(err)
-			}
-		}
+		c := seed001Setup(b)
 		b.StartTimer()
-		if _, err := env.Exec(st.Cmd, st.Args); err != nil {
+		var err error
+		if r, err = stmt(c); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.StopTimer()
+	b.ReportMetric(float64(r.Buf.Hit+r.Buf.Read), "pages")
+	b.ReportMetric(float64(r.WAL.FPI), "fpi")
 }
 
 // BenchmarkFirstRead62500 is seed 001's first count(*) after a checkpoint:
-// 62,500 hits, each dirtied with a hint-bit image (sim's TestF001_1_FirstReadWAL).
-func BenchmarkFirstRead62500(b *testing.B) { benchAfterSetup(b, "scan events") }
+// 62,500 hits, each dirtied with a hint-bit image (scenario's TestF001_1_FirstReadWAL).
+func BenchmarkFirstRead62500(b *testing.B) {
+	benchAfterSetup(b, func(c *cluster.Cluster) (*cluster.StmtResult, error) { return c.Scan("events") })
+}
 
-// BenchmarkAnalyze62500 is ANALYZE of the same table: 30,000 sampled pages (sim's TestF001_7_Analyze).
-func BenchmarkAnalyze62500(b *testing.B) { benchAfterSetup(b, "analyze events") }
+// BenchmarkAnalyze62500 is ANALYZE of the same table: 30,000 sampled pages (scenario's TestF001_7_Analyze).
+func BenchmarkAnalyze62500(b *testing.B) {
+	benchAfterSetup(b, func(c *cluster.Cluster) (*cluster.StmtResult, error) { return c.Analyze("events") })
+}
 
 // heapBytes is the live heap after a collection.
 func heapBytes() uint64 {
@@ -490,40 +508,39 @@ func BenchmarkScanTerabyte(b *testing.B) {
 		}
 		pages, sb = n, fmt.Sprintf("%dkB", n) // buffers = pages/8, as 128 GB is to 1 TB
 	}
-	setup := fmt.Sprintf(`cluster version=18 shared_buffers=%s data_checksums=on max_wal_size=64GB checkpoint_timeout=1d autovacuum=off
-table big pages=%d tuples_per_page=4 autovacuum=off
-insert big
-checkpoint
-`, sb, pages)
-	sf, err := scenario.Parse("setup.scn", setup)
-	if err != nil {
-		b.Fatal(err)
-	}
-	scan, err := scenario.Parse("scan.scn", "scan big\n")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var out scenario.Output
+	// The scenario
+	//   cluster version=18 shared_buffers=SB data_checksums=on max_wal_size=64GB checkpoint_timeout=1d autovacuum=off
+	//   table big pages=PAGES tuples_per_page=4 autovacuum=off
+	//   insert big; checkpoint
+	// driven through the engine's methods, then the timed scan big.
+	var out *cluster.StmtResult
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		env := &scenario.Env{Seed: 1}
-		for _, st := range sf.Steps {
-			if _, err := env.Exec(st.Cmd, st.Args); err != nil {
-				b.Fatal(err)
-			}
+		c, err := cluster.Open(cluster.Options{Version: 18, Seed: 1, SharedBuffers: sb, DataChecksums: cluster.Bool(true),
+			Settings: []cluster.Setting{{Name: "max_wal_size", Value: "64GB"}, {Name: "checkpoint_timeout", Value: "1d"}, {Name: "autovacuum", Value: "off"}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.CreateTable(cluster.TableSpec{Name: "big", Pages: pages, TuplesPerPage: 4, Autovacuum: cluster.Bool(false)}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.Insert("big", 0); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.Checkpoint(); err != nil {
+			b.Fatal(err)
 		}
 		runtime.GC()
 		b.StartTimer()
-		if out, err = env.Exec(scan.Steps[0].Cmd, scan.Steps[0].Args); err != nil {
+		if out, err = c.Scan("big"); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
-	js := out.JSON.(map[string]any)
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	b.ReportMetric(float64(js["shared_read"].(int64)), "pages_read")
-	b.ReportMetric(float64(js["wal_fpi"].(int64)), "fpi")
+	b.ReportMetric(float64(out.Buf.Read), "pages_read")
+	b.ReportMetric(float64(out.WAL.FPI), "fpi")
 	b.ReportMetric(float64(m.Sys)/(1<<30), "GB_from_OS")
 }

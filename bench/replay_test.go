@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pgbufsim/pgbufsim/replay"
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/stretchr/testify/require"
 )
@@ -106,13 +107,14 @@ func TestReplayMatchesReferenceClock(t *testing.T) {
 				out, err = env.Exec(st.Cmd, st.Args)
 				require.NoError(t, err)
 			}
-			got := out.JSON.(map[string]any)
-			require.EqualValues(t, len(recs), got["requests"])
-			require.EqualValues(t, ref.hits, got["hits"], "hits")
-			require.EqualValues(t, ref.misses, got["misses"], "misses")
-			require.EqualValues(t, ref.evicts, got["evictions"], "evictions")
-			require.InDelta(t, float64(ref.hits)/float64(len(recs)), got["hit_ratio"], 1e-12)
-			t.Logf("%s: hit ratio %.4f (%d of %d), evictions %d", w.Kind, got["hit_ratio"], ref.hits, len(recs), ref.evicts)
+			got, ok := out.Result.(*replay.Result)
+			require.True(t, ok, "replay gave %T", out.Result)
+			require.EqualValues(t, len(recs), got.Requests)
+			require.Equal(t, ref.hits, got.Hits, "hits")
+			require.Equal(t, ref.misses, got.Misses, "misses")
+			require.Equal(t, ref.evicts, got.Evictions, "evictions")
+			require.InDelta(t, float64(ref.hits)/float64(len(recs)), got.HitRatio(), 1e-12)
+			t.Logf("%s: hit ratio %.4f (%d of %d), evictions %d", w.Kind, got.HitRatio(), ref.hits, len(recs), ref.evicts)
 			// The workloads are not degenerate: the loop longer than the
 			// pool never hits (the clock always evicts the block needed
 			// next); the others hit and evict.

@@ -116,7 +116,7 @@ func (s *simulator) buildBase() recipe {
 		tpp = int(math.Round(float64(m.RowsRead()) / float64(f.pages)))
 	}
 	hole := -1
-	uncompressed := f.settings["wal_compression"] == "" || onOff(f.settings["wal_compression"]) == "off"
+	uncompressed := !f.walCompressed
 	switch c := f.tot; {
 	case c.WALFPI > 0 && c.WALFPIBytes > 0 && uncompressed:
 		hole = int(pg.BLCKSZ - c.WALFPIBytes/c.WALFPI) // 19: the images' own bytes
@@ -224,15 +224,15 @@ func (s *simulator) compare(o *outcome, withOthers bool) {
 	row := func(name string, plan, sim int64) {
 		s.rebuilt = append(s.rebuilt, fmt.Sprintf("%-18s plan %15s   rebuilt %15s", name, n(plan), n(sim)))
 	}
-	row("shared hit", m.SharedHit, o.get("shared_hit"))
-	row("shared read", m.SharedRead, o.get("shared_read"))
-	row("shared dirtied", m.SharedDirtied, o.get("shared_dirtied"))
-	row("shared written", m.SharedWritten, o.get("shared_written"))
-	row("WAL records", m.WALRecords, o.get("wal_records"))
-	row("WAL fpi", m.WALFPI, o.get("wal_fpi"))
-	row("WAL bytes", m.WALBytes, o.get("wal_bytes"))
+	row("shared hit", m.SharedHit, o.read.Buf.Hit)
+	row("shared read", m.SharedRead, o.read.Buf.Read)
+	row("shared dirtied", m.SharedDirtied, o.read.Buf.Dirtied)
+	row("shared written", m.SharedWritten, o.read.Buf.Written)
+	row("WAL records", m.WALRecords, o.read.WAL.Records)
+	row("WAL fpi", m.WALFPI, o.read.WAL.FPI)
+	row("WAL bytes", m.WALBytes, o.read.WAL.Bytes)
 	if s.f.in.Plan.VersionLow >= 18 {
-		row("WAL buffers full", m.WALBuffersFull, o.get("wal_buffers_full"))
+		row("WAL buffers full", m.WALBuffersFull, o.read.WAL.BuffersFull)
 	}
 }
 
@@ -251,16 +251,16 @@ func (s *simulator) check(fd *Finding) error {
 	var vs []variant
 	vacuum := variant{"vacuum_after_load", "VACUUM the table right after the load, before the next checkpoint", false,
 		func(r recipe) (recipe, bool) { r.vacuumAfterLoad = true; return r, true },
-		func(_, o *outcome) string { return "VACUUM itself wrote " + mb(getInt(o.fix, "wal_bytes")) + " of WAL" }}
+		func(_, o *outcome) string { return "VACUUM itself wrote " + mb(walBytes(o.fix)) + " of WAL" }}
 	freeze := variant{"copy_freeze", "load with COPY … (FREEZE) into a table created or truncated in the same transaction", false,
 		func(r recipe) (recipe, bool) { r.load = "copy freeze"; return r, true },
 		func(b, o *outcome) string {
-			return fmt.Sprintf("the load wrote %s of WAL (INSERT: %s)", mb(getInt(o.load, "wal_bytes")), mb(getInt(b.load, "wal_bytes")))
+			return fmt.Sprintf("the load wrote %s of WAL (INSERT: %s)", mb(walBytes(o.load)), mb(walBytes(b.load)))
 		}}
 	early := variant{"read_before_checkpoint", "read the table once in the load job, before the next checkpoint (the hint bits then need no images)", false,
 		func(r recipe) (recipe, bool) { r.readBeforeCkpt = true; return r, true },
 		func(_, o *outcome) string {
-			return "that first read wrote " + mb(getInt(o.fix, "wal_bytes")) + " of WAL"
+			return "that first read wrote " + mb(walBytes(o.fix)) + " of WAL"
 		}}
 	upgrade := variant{"upgrade_18", "upgrade to PostgreSQL 18", false,
 		func(r recipe) (recipe, bool) {
@@ -272,13 +272,13 @@ func (s *simulator) check(fd *Finding) error {
 		}, nil}
 	switch fd.Kind {
 	case KindHintBitFPI:
-		figure = func(o *outcome) float64 { return float64(o.get("wal_bytes")) }
+		figure = func(o *outcome) float64 { return float64(o.read.WAL.Bytes) }
 		vs = []variant{vacuum, freeze, early}
 	case KindHintBitDirty:
-		figure = func(o *outcome) float64 { return float64(o.get("shared_dirtied")) }
+		figure = func(o *outcome) float64 { return float64(o.read.Buf.Dirtied) }
 		vs = []variant{vacuum, freeze}
 	case KindWALBuffersFull:
-		figure = func(o *outcome) float64 { return float64(o.get("wal_buffers_full")) }
+		figure = func(o *outcome) float64 { return float64(o.read.WAL.BuffersFull) }
 		probe, _ := cluster.DefaultSettings(pg.Version(base.version))
 		cur := int64(0)
 		if probe != nil {

@@ -86,17 +86,28 @@ type Report struct {
 
 // facts are what the plan, the settings and the buffercache tell together.
 type facts struct {
-	in          *Input
+	in *Input
+	// settings are the user's server's, by PostgreSQL name (the settings
+	// file, then EXPLAIN (SETTINGS)): gather reads the ones the rules use
+	// into the typed fields below; only the loop that carries settings into
+	// the rebuilt cluster (carried) reads them by name.
 	settings    map[string]string
 	version     int // simulated version
 	nbuffers    int
 	checksums   string // "on", "off" or "" (unknown)
 	walLogHints string
-	tot         Counters
-	main        *Node // the largest table scan, or nil
-	pages       int64 // the main scan's table size in pages
-	participant int   // processes of the main scan (leader + workers)
-	notes       []string
+	// walCompressed: the server's wal_compression is set and not off (its
+	// full-page images are compressed, so their size does not give the hole).
+	walCompressed bool
+	// walBuffers is the server's wal_buffers as its settings give it, if
+	// they do (walBuffersGiven).
+	walBuffers      string
+	walBuffersGiven bool
+	tot             Counters
+	main            *Node // the largest table scan, or nil
+	pages           int64 // the main scan's table size in pages
+	participant     int   // processes of the main scan (leader + workers)
+	notes           []string
 }
 
 func (f *facts) note(format string, a ...any) { f.notes = append(f.notes, fmt.Sprintf(format, a...)) }
@@ -152,6 +163,9 @@ func gather(in *Input) *facts {
 		f.note("the buffercache export has %d buffers but shared_buffers is %d; the export may come from another server", in.Buffercache.NBuffers, f.nbuffers)
 	}
 	f.checksums, f.walLogHints = onOff(f.settings["data_checksums"]), onOff(f.settings["wal_log_hints"])
+	wc := f.settings["wal_compression"]
+	f.walCompressed = wc != "" && onOff(wc) != "off"
+	f.walBuffers, f.walBuffersGiven = f.settings["wal_buffers"]
 	// The main scan and its table.
 	if s := p.scans(); len(s) > 0 {
 		f.main = s[0]
@@ -365,8 +379,8 @@ func ruleWALBuffersFull(f *facts) *Finding {
 		return nil
 	}
 	wb := "wal_buffers=-1: shared_buffers/32, at most 16MB (XLOGChooseNumBuffers)"
-	if v, ok := f.settings["wal_buffers"]; ok {
-		wb = "wal_buffers=" + v
+	if f.walBuffersGiven {
+		wb = "wal_buffers=" + f.walBuffers
 	}
 	sev := "info"
 	if f.in.Plan.ReadOnly() {

@@ -450,8 +450,8 @@ func TestRebuildIndexOnly(t *testing.T) {
 	require.True(t, r.cold)
 	o, err := simulate(r, 1)
 	require.NoError(t, err)
-	require.Equal(t, int64(19), o.get("shared_read"), r.text()) // a seq scan would read the 150 heap pages
-	require.Equal(t, int64(0), o.get("shared_hit"))
+	require.Equal(t, int64(19), o.read.Buf.Read, r.text()) // a seq scan would read the 150 heap pages
+	require.Equal(t, int64(0), o.read.Buf.Hit)
 }
 
 // TestTextPlans: EXPLAIN's text format, as psql prints it. The VERBOSE

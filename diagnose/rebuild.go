@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/scenario"
 )
@@ -167,31 +168,28 @@ func (r recipe) text() string {
 	return b.String()
 }
 
-// outcome is what a rebuilt scenario measured.
+// outcome is what a rebuilt scenario measured, read from the commands'
+// typed results (scenario.Output.Result).
 type outcome struct {
-	read     map[string]any // the read's EXPLAIN figures (cluster.StmtResult.JSON)
-	load     map[string]any // the load's
-	fix      map[string]any // the fix step's (VACUUM, the early read), if any
-	buffers  map[string]int // pg_buffercache after the read, by relation
+	read     *cluster.StmtResult // the read's EXPLAIN figures
+	load     *cluster.StmtResult // the load's
+	fix      *cluster.StmtResult // the fix step's (VACUUM, the early read), if any
+	buffers  map[string]int      // pg_buffercache after the read, by relation
 	unused   int
 	totalWAL int64 // WAL bytes from the start of the load to the end
 }
 
-func (o *outcome) get(k string) int64 { return getInt(o.read, k) }
-
-func getInt(m map[string]any, k string) int64 {
-	switch v := m[k].(type) {
-	case int64:
-		return v
-	case int:
-		return int64(v)
-	case float64:
-		return int64(math.Round(v))
+// walBytes is a statement's WAL bytes (0 for a step the recipe does not have).
+func walBytes(r *cluster.StmtResult) int64 {
+	if r == nil {
+		return 0
 	}
-	return 0
+	return r.WAL.Bytes
 }
 
-func (o *outcome) ms() float64 { f, _ := o.read["time_ms"].(float64); return f }
+// ms is the read's execution time in milliseconds, to the microsecond (as
+// the scenario's JSON prints it).
+func (o *outcome) ms() float64 { return float64(o.read.TimeNs/1000) / 1000 }
 
 func (o *outcome) others() int {
 	n := 0
@@ -226,24 +224,25 @@ func simulate(r recipe, seed uint64) (*outcome, error) {
 		if err != nil {
 			return nil, fmt.Errorf("rebuilt scenario line %d (%s): %w", st.Line, st.Text, err)
 		}
-		js, _ := out.JSON.(map[string]any)
+		stmt, _ := out.Stmt()
 		switch roles[i] {
 		case roleRead:
-			o.read = js
+			o.read = stmt
 		case roleFix:
-			o.fix = js
+			o.fix = stmt
 		case roleLoad:
-			o.load = js
+			o.load = stmt
 		case roleWAL:
-			o.totalWAL, _ = js["bytes"].(int64)
-		case roleBuffercache:
-			rows, _ := js["relations"].([]map[string]any)
-			for _, row := range rows {
-				name, _ := row["name"].(string)
-				b, _ := row["buffers"].(int)
-				o.buffers[name] = b
+			if w, ok := out.Result.(cluster.WALReport); ok {
+				o.totalWAL = w.Bytes
 			}
-			o.unused, _ = js["unused"].(int)
+		case roleBuffercache:
+			if bc, ok := out.Result.(*cluster.Buffercache); ok {
+				for _, row := range bc.Rows {
+					o.buffers[row.Relation] = row.Buffers
+				}
+				o.unused = bc.Unused
+			}
 		}
 	}
 	if o.read == nil {

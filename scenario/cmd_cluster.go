@@ -53,5 +53,5 @@ func noticesOutput(notices []string) Output {
 	if len(notices) > 0 {
 		text = strings.Join(notices, "\n")
 	}
-	return Output{Text: text, JSON: map[string]any{"notices": notices}}
+	return Output{Text: text, JSON: map[string]any{"notices": notices}, Result: Notices(notices)}
 }

@@ -38,7 +38,7 @@ func (e *Env) cmdCrash(args []datadriven.CmdArg) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	return Output{Text: r.String(), JSON: crashJSON(r)}, nil
+	return Output{Text: r.String(), JSON: crashJSON(r), Result: r}, nil
 }
 
 func crashJSON(r cluster.CrashReport) map[string]any {
@@ -60,6 +60,7 @@ func (e *Env) powerFailure(out *Output) {
 	if m, ok := out.JSON.(map[string]any); ok {
 		m["crash"] = crashJSON(r)
 	}
+	out.PowerFailure = &r
 	out.Text = strings.TrimRight(out.Text, "\n") + "\n" +
 		"power failed during this command: what it did after that moment is void\n" + r.String()
 }

@@ -16,5 +16,5 @@ func (e *Env) cmdDropCaches(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, err
 	}
 	return Output{Text: fmt.Sprintf("ok: %d pages dropped from the OS page cache; %d dirty pages stay", r.Dropped, r.Cached),
-		JSON: map[string]any{"dropped": r.Dropped, "cached": r.Cached}}, nil
+		JSON: map[string]any{"dropped": r.Dropped, "cached": r.Cached}, Result: r}, nil
 }

@@ -43,5 +43,5 @@ func (e *Env) cmdRecover(args []datadriven.CmdArg) (Output, error) {
 	return Output{Text: b.String(), JSON: map[string]any{
 		"redo_from": r.RedoFrom.String(), "redo_to": r.RedoTo.String(), "replayed_bytes": r.ReplayedBytes,
 		"torn": len(r.Torn), "untouched": r.Untouched, "whole": r.Whole, "images": r.Images, "rebuilt": r.Rebuilt,
-		"hint_only": r.HintOnly, "corrupted": len(r.Corrupted)}}, nil
+		"hint_only": r.HintOnly, "corrupted": len(r.Corrupted)}, Result: r}, nil
 }

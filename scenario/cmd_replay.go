@@ -67,7 +67,7 @@ func (e *Env) cmdReplay(args []datadriven.CmdArg) (Output, error) {
 	return Output{Text: text, JSON: map[string]any{
 		"requests": res.Requests, "hits": res.Hits, "misses": res.Misses, "evictions": res.Evictions,
 		"hit_ratio": ratio, "shared_written": res.Written, "blocks": res.Blocks, "time_ms": ms(res.TimeNs),
-	}}, nil
+	}, Result: res}, nil
 }
 
 // openTrace opens a trace file, which must be a regular file.

@@ -39,5 +39,5 @@ func (e *Env) cmdScan(args []datadriven.CmdArg) (Output, error) {
 	if repeat == 1 {
 		return last, nil
 	}
-	return Output{Text: strings.Join(texts, "\n"), JSON: last.JSON}, nil
+	return Output{Text: strings.Join(texts, "\n"), JSON: last.JSON, Result: last.Result}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 )
@@ -39,7 +40,7 @@ func (e *Env) cmdShow(args []datadriven.CmdArg) (Output, error) {
 			return Output{}, err
 		}
 		return Output{Text: fmt.Sprintf("%s: all_visible=%d all_frozen=%d", rest[0].Key, r.AllVisible, r.AllFrozen),
-			JSON: map[string]any{"all_visible": r.AllVisible, "all_frozen": r.AllFrozen}}, nil
+			JSON: map[string]any{"all_visible": r.AllVisible, "all_frozen": r.AllFrozen}, Result: r}, nil
 	}
 	return Output{}, errorf("show %s: unknown (buffercache, pool, io, wal, settings, visibility, replication)", args[0].Key)
 }
@@ -70,7 +71,7 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 		js = append(js, map[string]any{"name": r.Relation, "buffers": r.Buffers, "dirty": r.Dirty, "usage": usage[:]})
 	}
 	fmt.Fprintf(&b, "%-10s %8d", "(unused)", bc.Unused)
-	return Output{Text: b.String(), JSON: map[string]any{"relations": js, "unused": bc.Unused}}, nil
+	return Output{Text: b.String(), JSON: map[string]any{"relations": js, "unused": bc.Unused}, Result: bc}, nil
 }
 
 // sinceArgs parses since=MARK and the options allowed beside it.
@@ -128,10 +129,12 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 	}
 	b.WriteString("\n")
 	js := []map[string]any{}
+	var shown []cluster.IORow
 	for _, r := range rows {
 		if hasCtx && r.Context.String() != ctxWant {
 			continue
 		}
+		shown = append(shown, r)
 		if r.Object == "wal" {
 			fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8d %8s  fsyncs=%d\n", r.BackendType, "wal", "normal", "", "", "", "", r.Writes, "", r.Fsyncs)
 			js = append(js, map[string]any{"backend_type": r.BackendType.String(), "object": "wal", "context": "normal", "writes": r.Writes, "fsyncs": r.Fsyncs})
@@ -151,7 +154,7 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 	if len(js) == 0 {
 		js = nil
 	}
-	return Output{Text: strings.TrimRight(b.String(), "\n"), JSON: map[string]any{"rows": js}}, nil
+	return Output{Text: strings.TrimRight(b.String(), "\n"), JSON: map[string]any{"rows": js}, Result: shown}, nil
 }
 
 func (e *Env) showWAL(args []datadriven.CmdArg) (Output, error) {
@@ -173,7 +176,7 @@ func (e *Env) showWAL(args []datadriven.CmdArg) (Output, error) {
 	}
 	return Output{Text: text, JSON: map[string]any{"records": u.Records, "fpi": u.FPI, "bytes": r.Bytes,
 		"buffers_full": u.BuffersFull, "start_lsn": r.StartLSN.String(), "end_lsn": r.EndLSN.String(),
-		"stat_records": st.Records, "stat_fpi": st.FPI, "stat_bytes": st.Bytes}}, nil
+		"stat_records": st.Records, "stat_fpi": st.FPI, "stat_bytes": st.Bytes}, Result: r}, nil
 }
 
 func (e *Env) showReplication(args []datadriven.CmdArg) (Output, error) {
@@ -193,7 +196,7 @@ func (e *Env) showReplication(args []datadriven.CmdArg) (Output, error) {
 		text += " (needs 17: pg_basebackup --incremental)"
 	}
 	return Output{Text: text, JSON: map[string]any{"physical_bytes": r.PhysicalBytes, "records": r.Records, "fpi": r.FPI,
-		"archive_segments": r.ArchiveSegments, "logical_changes": r.LogicalChanges, "logical_fpi": 0, "incremental_blocks": r.IncrementalBlocks}}, nil
+		"archive_segments": r.ArchiveSegments, "logical_changes": r.LogicalChanges, "logical_fpi": 0, "incremental_blocks": r.IncrementalBlocks}, Result: r}, nil
 }
 
 func (e *Env) showSettings() (Output, error) {
@@ -243,7 +246,7 @@ func (e *Env) showSettings() (Output, error) {
 	}
 	fmt.Fprintf(&b, "seq scans use a ring above %d pages (NBuffers/4)", r.SeqScanRingAbove)
 	js["derived"] = derived
-	return Output{Text: b.String(), JSON: js}, nil
+	return Output{Text: b.String(), JSON: js, Result: r}, nil
 }
 
 // showCorruption is what pg_checksums --check reports after recovery: the
@@ -267,5 +270,5 @@ func (e *Env) showCorruption(rest []datadriven.CmdArg) (Output, error) {
 	default:
 		text = fmt.Sprintf("corrupted: %d, undetected (data_checksums=off: no checksum to fail): %s", len(pages), strings.Join(pages, " "))
 	}
-	return Output{Text: text, JSON: map[string]any{"corrupted": len(pages), "pages": pages, "detected": r.Detected && len(pages) > 0}}, nil
+	return Output{Text: text, JSON: map[string]any{"corrupted": len(pages), "pages": pages, "detected": r.Detected && len(pages) > 0}, Result: r}, nil
 }

@@ -88,5 +88,5 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, err
 	}
 	text := fmt.Sprintf("ok: %d bytes a tuple, %d tuples a page, hole %d bytes", info.TupleBytes, info.TuplesPerPage, info.Hole)
-	return Output{Text: text, JSON: map[string]any{"tuple_bytes": info.TupleBytes, "tuples_per_page": info.TuplesPerPage}}, nil
+	return Output{Text: text, JSON: map[string]any{"tuple_bytes": info.TupleBytes, "tuples_per_page": info.TuplesPerPage}, Result: info}, nil
 }

@@ -262,5 +262,5 @@ func (e *Env) showPool(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, fmt.Errorf("show pool: takes no options")
 	}
 	m := PoolMapOf(e.C)
-	return Output{Text: m.Text(), JSON: m}, nil
+	return Output{Text: m.Text(), JSON: m, Result: m}, nil
 }

@@ -19,5 +19,5 @@ func (e *Env) cmdTruncate(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, err
 	}
 	return Output{Text: fmt.Sprintf("ok: free list now %d buffers", r.FreeList),
-		JSON: map[string]any{"free_list": r.FreeList}}, nil
+		JSON: map[string]any{"free_list": r.FreeList}, Result: r}, nil
 }

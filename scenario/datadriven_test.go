@@ -10,23 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestScenarios runs every golden file under testdata/scenarios. Engine
-// errors go into the output ("error: …"), so bad input is tested like any
-// other command; the pool's invariants are checked after every command.
-// Refresh with: go test ./scenario -run TestScenarios -rewrite
-func TestScenarios(t *testing.T) {
-	datadriven.Walk(t, "testdata/scenarios", func(t *testing.T, path string) {
-		env := &Env{Seed: 1, CheckInvariants: true, Dir: filepath.Dir(path)}
-		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-			o, err := env.Exec(d.Cmd, d.CmdArgs)
-			if err != nil {
-				return "error: " + err.Error()
-			}
-			return o.Text
-		})
-	})
-}
-
 // TestReadersAgree: the scenario package (what `pgbufsim run` uses) and
 // datadriven read every golden file into the same commands.
 func TestReadersAgree(t *testing.T) {

@@ -25,10 +25,47 @@ type Env struct {
 	teach teaching // trace, plot and the recording (teach.go, record.go)
 }
 
-// Output is one command's result.
+// Output is one command's result: the text a scenario file shows, the JSON
+// value of --format=json, and the engine's typed value both were made from.
 type Output struct {
 	Text string
 	JSON any
+	// Result is the engine's typed result, for Go callers that read figures
+	// (the JSON's field names are the scenario language's contract for
+	// tools, not a Go API):
+	//
+	//   - insert, copy, scan, vacuum, analyze, checkpoint, evict, index,
+	//     index_scan: *cluster.StmtResult (scan repeat=N: the last run's,
+	//     the one the JSON shows)
+	//   - show buffercache: *cluster.Buffercache; show io: []cluster.IORow
+	//     (only the rows shown: context=C filters them); show wal:
+	//     cluster.WALReport; show settings: cluster.SettingsReport; show
+	//     visibility: cluster.VisibilityReport; show replication:
+	//     cluster.ReplicationReport; show corruption:
+	//     cluster.CorruptionReport; show pool: cluster.PoolMap
+	//   - table: cluster.TableInfo; truncate: cluster.TruncateResult; drop
+	//     caches: cluster.DropCachesResult; replay: *replay.Result;
+	//     crash: cluster.CrashReport; recover: *cluster.RecoveryReport
+	//   - cluster, set: Notices (the settings accepted but not simulated)
+	//   - the others (begin, commit, restart, mark, sleep, trace, plot,
+	//     crash after=writes:N): nil
+	Result any
+	// PowerFailure is the crash an armed `crash after=writes:N` fired
+	// during this command (nil when none did): the command ran to its end,
+	// but nothing it did after that moment survives.
+	PowerFailure *cluster.CrashReport
+}
+
+// Notices is the typed result of cluster and set: what the server said
+// about settings it accepts but does not simulate (none: the command
+// printed "ok").
+type Notices []string
+
+// Stmt returns the statement result of insert, copy, scan, vacuum, analyze,
+// checkpoint, evict, index and index_scan (nil, false for other commands).
+func (o Output) Stmt() (*cluster.StmtResult, bool) {
+	r, ok := o.Result.(*cluster.StmtResult)
+	return r, ok && r != nil
 }
 
 // Command describes one scenario command; the table drives dispatch and `pgbufsim help`.

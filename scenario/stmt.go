@@ -17,7 +17,7 @@ func stmt(r *cluster.StmtResult, err error) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	return Output{Text: r.String(), JSON: stmtJSON(r)}, nil
+	return Output{Text: r.String(), JSON: stmtJSON(r), Result: r}, nil
 }
 
 // stmtJSON is the result object of the scenario language's machine-readable output.

@@ -6,9 +6,11 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/scenario"
 )
 
@@ -58,56 +60,48 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 }
 
 // endFigures reads the cluster a scenario leaves: show buffercache, show wal
-// and show io since the cluster started, and its simulated clock.
+// and show io since the cluster started, and its simulated clock. The shows
+// run as scenario commands, as if appended to the file, and their typed
+// results are read. A cluster left down by a crash refuses them: the table
+// then shows "-" for what it could not read (the simulated clock still runs).
 func endFigures(env *scenario.Env) map[string]string {
 	out := map[string]string{}
 	if env.C == nil {
 		return out
 	}
-	show := func(what string) map[string]any {
+	show := func(what string) any {
 		o, err := env.Exec("show", []datadriven.CmdArg{{Key: what}})
 		if err != nil {
 			return nil
 		}
-		m, _ := o.JSON.(map[string]any)
-		return m
+		return o.Result
 	}
-	bc := show("buffercache")
-	rows, _ := bc["relations"].([]map[string]any)
-	var rels []string
-	for _, r := range rows {
-		name, _ := r["name"].(string)
-		rels = append(rels, name)
-		out["rel:"+name] = fmt.Sprint(r["buffers"])
-	}
-	out["rels"] = strings.Join(rels, "\x00")
-	out["unused"] = fmt.Sprint(bc["unused"])
-	w := show("wal")
-	out["wal_bytes"], out["wal_fpi"] = fmt.Sprint(w["bytes"]), fmt.Sprint(w["fpi"])
-	var ev, reu, wr int64
-	io, _ := show("io")["rows"].([]map[string]any)
-	for _, r := range io {
-		if r["object"] != "relation" {
-			continue
+	if bc, ok := show("buffercache").(*cluster.Buffercache); ok {
+		var rels []string
+		for _, r := range bc.Rows {
+			rels = append(rels, r.Relation)
+			out["rel:"+r.Relation] = strconv.Itoa(r.Buffers)
 		}
-		ev += asInt(r["evictions"])
-		reu += asInt(r["reuses"])
-		wr += asInt(r["writes"])
+		out["rels"] = strings.Join(rels, "\x00")
+		out["unused"] = strconv.Itoa(bc.Unused)
 	}
-	out["evictions"], out["reuses"], out["writes"] = fmt.Sprint(ev), fmt.Sprint(reu), fmt.Sprint(wr)
+	if w, ok := show("wal").(cluster.WALReport); ok {
+		out["wal_bytes"], out["wal_fpi"] = strconv.FormatInt(w.Bytes, 10), strconv.FormatInt(w.Usage.FPI, 10)
+	}
+	if io, ok := show("io").([]cluster.IORow); ok {
+		var ev, reu, wr int64
+		for _, r := range io {
+			if r.Object != "relation" {
+				continue
+			}
+			ev += r.Evictions
+			reu += r.Reuses
+			wr += r.Writes
+		}
+		out["evictions"], out["reuses"], out["writes"] = fmt.Sprint(ev), fmt.Sprint(reu), fmt.Sprint(wr)
+	}
 	out["time_ms"] = fmt.Sprintf("%.3f", float64(env.C.Now())/1e6)
 	return out
-}
-
-// asInt reads a show command's JSON counter.
-func asInt(v any) int64 {
-	switch n := v.(type) {
-	case int64:
-		return n
-	case int:
-		return int64(n)
-	}
-	return 0
 }
 
 // writeCompareTable prints one row per variant: its values, the buffers of

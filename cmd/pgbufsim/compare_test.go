@@ -59,6 +59,23 @@ func TestCompare(t *testing.T) {
 	require.Contains(t, errb.String(), "--vary ring=x: must be auto")
 }
 
+// TestCompareDown: a scenario that ends with the server down after a crash
+// has no buffercache, WAL or pg_stat_io to read: compare shows "-" for
+// them (before, "<nil>"), and the simulated clock, which still ran: 501.453
+// ms at either reject, which only a BULKREAD ring's dirty buffer consults.
+func TestCompareDown(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "down.scn")
+	require.NoError(t, os.WriteFile(p, []byte("cluster version=18 shared_buffers=1MB catalog_pins=off\n"+
+		"table t pages=10 tuples_per_page=4 autovacuum=off\ninsert t\ncrash\n"), 0o644))
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"compare", p, "--jobs=1", "--vary", "reject=pg,flush"}, &out, &errb), errb.String())
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 4, out.String())
+	require.Equal(t, []string{"reject", "unused", "wal_bytes", "wal_fpi", "evictions", "reuses", "writes", "time_ms"}, strings.Fields(lines[1]))
+	require.Equal(t, []string{"pg", "-", "-", "-", "-", "-", "-", "501.453"}, strings.Fields(lines[2]))
+	require.Equal(t, []string{"flush", "-", "-", "-", "-", "-", "-", "501.453"}, strings.Fields(lines[3]))
+}
+
 // BenchmarkCompare runs 8 variants with 1 job and with one per core: on an
 // idle machine the second takes about 1/cores of the first (variants are
 // independent clusters); variants/s is the figure to compare.

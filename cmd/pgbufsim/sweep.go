@@ -281,6 +281,15 @@ func pointName(varies []vary, p *sweepPoint) string {
 
 // flatten turns a step's JSON result into "path" → value text: objects by
 // key, arrays of objects by their "name" (else index), other arrays by index.
+//
+// This is the one place outside the scenario layer that reads the JSON
+// rather than scenario.Output.Result, on purpose: the CSV's contract is
+// "every figure of every command" under the field names of `run
+// --format=json`, whatever the command, so it walks the JSON generically and
+// branches on no command's fields (the "name" keying is part of that
+// contract: show buffercache's relations become relations.big.buffers).
+// Code that wants a particular figure reads the typed result instead, as
+// compare's endFigures does.
 func flatten(v any) map[string]string {
 	out := map[string]string{}
 	raw, err := json.Marshal(v)
