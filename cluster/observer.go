@@ -16,8 +16,8 @@ type Observer interface {
 // untraced hot paths.
 func (c *Cluster) SetObserver(o Observer) {
 	if o == nil {
-		c.pool.SetTracer(nil)
+		c.e.Pool().SetTracer(nil)
 		return
 	}
-	c.pool.SetTracer(o.BufferEvent)
+	c.e.Pool().SetTracer(o.BufferEvent)
 }

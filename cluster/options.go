@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/pgbufsim/pgbufsim/guc"
+	"github.com/pgbufsim/pgbufsim/internal/engine"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -202,18 +203,18 @@ func Open(o Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := NewCluster(s, o.Seed)
+	e, err := engine.NewCluster(s, o.Seed)
 	if err != nil {
 		return nil, err
 	}
-	c.notices = notices
-	c.afterCommand()
-	return c, nil
+	e.SetNotices(notices)
+	e.AfterCommand()
+	return &Cluster{e: e, S: s}, nil
 }
 
 // Notices are what opening the cluster said about settings accepted but not
 // simulated ("notice: autovacuum is accepted but not simulated (…)").
-func (c *Cluster) Notices() []string { return append([]string(nil), c.notices...) }
+func (c *Cluster) Notices() []string { return c.e.Notices() }
 
 // VersionError is the error for a version outside the supported range.
 func VersionError(v string) error {

@@ -5,12 +5,14 @@ import (
 	"strings"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/internal/engine"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
 // StmtResult is what EXPLAIN (ANALYZE, BUFFERS, WAL) reports for one statement.
+// Its fields are the engine's (converted, not copied).
 type StmtResult struct {
 	Kind           string // "Seq Scan", "Insert", "Vacuum", "Checkpoint", …
 	Relation       string
@@ -89,3 +91,6 @@ func (r *StmtResult) String() string {
 	fmt.Fprintf(&b, "\n  Execution Time: %.3f ms", float64(r.TimeNs)/1e6)
 	return b.String()
 }
+
+// stmt is an engine statement's result as the API's type.
+func stmt(r *engine.StmtResult, err error) (*StmtResult, error) { return (*StmtResult)(r), err }

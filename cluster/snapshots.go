@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/internal/engine"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -48,21 +49,19 @@ func (b *Buffercache) Row(relation string) BuffercacheRow {
 // catalog pages (and may read back ones evicted since).
 func (c *Cluster) Buffercache(relations ...string) (*Buffercache, error) {
 	var res *Buffercache
-	err := c.command("show", 0, false, func() error {
+	err := c.e.Command("show", 0, false, func() error {
 		want := map[string]bool{}
 		for _, name := range relations {
-			if _, isIndex := c.indexes[name]; !isIndex {
-				if _, err := c.table(name); err != nil {
+			if !c.e.IsIndex(name) {
+				if _, err := c.e.TableNamed(name); err != nil {
 					return fmt.Errorf("show buffercache %s: %w", name, err)
 				}
 			}
 			want[name] = true
 		}
-		be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-		if err := c.touchCatalog(be, catalogBuffercache); err != nil {
+		if err := c.e.QuerySession(engine.SessionBuffercache); err != nil {
 			return err
 		}
-		c.finish([]*participant{{be: be}})
 		res = c.buffercache(want)
 		return nil
 	})
@@ -74,7 +73,7 @@ func (c *Cluster) Buffercache(relations ...string) (*Buffercache, error) {
 func (c *Cluster) buffercache(want map[string]bool) *Buffercache {
 	rows := map[pg.RelID]*BuffercacheRow{}
 	res := &Buffercache{}
-	for _, r := range c.pool.Contents() {
+	for _, r := range c.e.Pool().Contents() {
 		if !r.Valid {
 			res.Unused++
 			continue
@@ -98,20 +97,20 @@ func (c *Cluster) buffercache(want map[string]bool) *Buffercache {
 			res.Rows = append(res.Rows, BuffercacheRow{Relation: name})
 		}
 	}
-	for _, r := range c.sortedRels() {
+	for _, r := range c.e.Tables() {
 		// A table brings its forks and indexes; an index can be asked alone.
 		showRel := len(want) == 0 || want[r.Name]
 		if showRel {
 			add(r.ID, r.Name)
 			for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
-				if id, ok := c.forks[[2]int{int(r.ID), int(f)}]; ok && rows[id] != nil {
+				if id, ok := c.e.ForkID(r, f); ok && rows[id] != nil {
 					res.Rows = append(res.Rows, *rows[id])
 				}
 			}
 		}
-		for _, ix := range c.sortedIndexes(r) {
-			if showRel || want[ix.name] {
-				add(ix.id, ix.name)
+		for _, ix := range c.e.TableIndexes(r) {
+			if showRel || want[ix.Name] {
+				add(ix.ID, ix.Name)
 			}
 		}
 	}
@@ -145,14 +144,14 @@ type IORow struct {
 // type's wal row after its relation rows.
 func (c *Cluster) StatIO(since string) ([]IORow, error) {
 	var rows []IORow
-	err := c.command("show", catalogSession, true, func() error {
-		m, err := c.markNamed(since)
+	err := c.e.Command("show", engine.SessionPlain, true, func() error {
+		m, err := c.mark(since)
 		if err != nil {
 			return fmt.Errorf("show io: %w", err)
 		}
-		st := c.pool.Stats
+		st := c.e.Pool().Stats
 		if m != nil {
-			st = st.Sub(m.io)
+			st = st.Sub(m.IO)
 		}
 		for bt := bufmgr.BackendType(0); bt < bufmgr.NumBackendTypes; bt++ {
 			for k := strategy.Kind(0); k < strategy.NumKinds; k++ {
@@ -194,17 +193,17 @@ type WALReport struct {
 // WALSince reports the WAL since the mark ("": since the cluster started).
 func (c *Cluster) WALSince(since string) (WALReport, error) {
 	var rep WALReport
-	err := c.command("show", catalogSession, true, func() error {
-		m, err := c.markNamed(since)
+	err := c.e.Command("show", engine.SessionPlain, true, func() error {
+		m, err := c.mark(since)
 		if err != nil {
 			return fmt.Errorf("show wal: %w", err)
 		}
-		u, st := c.wal.Total, c.statWAL()
+		u, st := c.e.WAL().Total, c.e.StatWAL()
 		if m != nil {
-			u, st = u.Sub(m.wal), st.Sub(m.statWAL)
-			rep.StartLSN, rep.SinceMark = m.lsn, true
+			u, st = u.Sub(m.WAL), st.Sub(m.StatWAL)
+			rep.StartLSN, rep.SinceMark = m.LSN, true
 		}
-		rep.EndLSN = c.wal.InsertLSN()
+		rep.EndLSN = c.e.WAL().InsertLSN()
 		rep.Usage, rep.Stat = u, st
 		if m != nil {
 			rep.Bytes = int64(rep.EndLSN - rep.StartLSN)
@@ -233,19 +232,19 @@ type ReplicationReport struct {
 // Replication reports where the WAL since the mark goes.
 func (c *Cluster) Replication(since string) (ReplicationReport, error) {
 	var rep ReplicationReport
-	err := c.command("show", 0, false, func() error {
-		m, err := c.markNamed(since)
+	err := c.e.Command("show", 0, false, func() error {
+		m, err := c.mark(since)
 		if err != nil {
 			return fmt.Errorf("show replication: %w", err)
 		}
 		if m == nil {
 			return fmt.Errorf("show replication: give since=MARK")
 		}
-		end := c.wal.InsertLSN()
-		u := c.wal.Total.Sub(m.wal)
-		rep = ReplicationReport{PhysicalBytes: int64(end - m.lsn), Records: u.Records, FPI: u.FPI,
-			ArchiveSegments: int64(end/pg.WalSegSize) - int64(m.lsn/pg.WalSegSize),
-			LogicalChanges:  c.rowChanges - m.changes, IncrementalBlocks: c.pool.PagesLoggedAfter(m.lsn)}
+		end := c.e.WAL().InsertLSN()
+		u := c.e.WAL().Total.Sub(m.WAL)
+		rep = ReplicationReport{PhysicalBytes: int64(end - m.LSN), Records: u.Records, FPI: u.FPI,
+			ArchiveSegments: int64(end/pg.WalSegSize) - int64(m.LSN/pg.WalSegSize),
+			LogicalChanges:  c.e.RowChanges() - m.Changes, IncrementalBlocks: c.e.Pool().PagesLoggedAfter(m.LSN)}
 		return nil
 	})
 	return rep, err
@@ -259,8 +258,8 @@ type VisibilityReport struct {
 // Visibility is pg_visibility_map_summary(table).
 func (c *Cluster) Visibility(table string) (VisibilityReport, error) {
 	var rep VisibilityReport
-	err := c.command("show", catalogSession, true, func() error {
-		r, err := c.table(table)
+	err := c.e.Command("show", engine.SessionPlain, true, func() error {
+		r, err := c.e.TableNamed(table)
 		if err != nil {
 			return fmt.Errorf("show visibility %s: %w", table, err)
 		}
@@ -296,7 +295,7 @@ type SettingsReport struct {
 // Settings reports the settings in force.
 func (c *Cluster) Settings() SettingsReport {
 	s := c.S
-	rep := SettingsReport{Version: s.Version, Device: c.storage.Config().Device.Doc,
+	rep := SettingsReport{Version: s.Version, Device: c.e.Storage().Config().Device.Doc,
 		NBuffers: s.NBuffers(), MaxBackends: s.MaxBackends(), WALBuffersPages: s.WalBuffers(),
 		BulkReadRing: c.RingBuffers(strategy.BulkRead), BulkWriteRing: c.RingBuffers(strategy.BulkWrite),
 		VacuumRing: c.RingBuffers(strategy.Vacuum), SeqScanRingAbove: s.NBuffers() / 4}
@@ -334,16 +333,28 @@ type RelationRef struct {
 // its indexes by name.
 func (c *Cluster) Relations() []RelationRef {
 	var out []RelationRef
-	for _, r := range c.sortedRels() {
+	for _, r := range c.e.Tables() {
 		out = append(out, RelationRef{r.ID, r.Name, TableRel})
 		for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
-			if id, ok := c.forks[[2]int{int(r.ID), int(f)}]; ok {
-				out = append(out, RelationRef{id, c.RelName(id), ForkRel})
+			if id, ok := c.e.ForkID(r, f); ok {
+				out = append(out, RelationRef{id, c.e.RelName(id), ForkRel})
 			}
 		}
-		for _, ix := range c.sortedIndexes(r) {
-			out = append(out, RelationRef{ix.id, ix.name, IndexRel})
+		for _, ix := range c.e.TableIndexes(r) {
+			out = append(out, RelationRef{ix.ID, ix.Name, IndexRel})
 		}
 	}
 	return out
+}
+
+// mark looks a mark up ("" is no mark: since the cluster started).
+func (c *Cluster) mark(name string) (*engine.Mark, error) {
+	if name == "" {
+		return nil, nil
+	}
+	m, ok := c.e.GetMark(name)
+	if !ok {
+		return nil, fmt.Errorf("since=%s: no such mark (set one with: mark %s)", name, name)
+	}
+	return &m, nil
 }

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/guc"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -22,62 +22,11 @@ import (
 // with CrashAfterWrites leaves of it. A method that fails leaves the cluster
 // usable, as a failed statement leaves a server.
 
-// ErrDown is returned by every call between a crash and Recover.
-var ErrDown = errors.New("the server is down after the crash (run recover first)")
-
-// command runs one client command: the down check, the session that pins
-// only catalog pages (kind, when session), fn, then the after-command
-// bookkeeping (a crash that fired during it, a WAL error).
-func (c *Cluster) command(name string, kind catalogKind, session bool, fn func() error) error {
-	if session {
-		// The session starts before anything is checked, as a client connects
-		// before its command is parsed.
-		if err := c.session(kind); err != nil {
-			return err
-		}
-	}
-	if c.crash.down {
-		return fmt.Errorf("%s: %w", name, ErrDown)
-	}
-	err := fn()
-	c.afterCommand()
-	if err == nil && c.wal.Err() != nil {
-		return fmt.Errorf("%s: %w", name, c.wal.Err())
-	}
-	return err
-}
-
-// statement runs a statement after the client's pause: its result carries
-// how EXPLAIN words it for this version.
-func (c *Cluster) statement(name string, run func() (*StmtResult, error)) (*StmtResult, error) {
-	var res *StmtResult
-	err := c.command(name, 0, false, func() error {
-		c.advanceTo(c.now + costs.InterCommandNs)
-		r, err := run()
-		if err != nil {
-			return err
-		}
-		r.IOTimings, r.Version = c.S.Bool("track_io_timing"), int(c.S.Version)
-		res = r
-		return nil
-	})
-	return res, err
-}
-
-// table looks a table up by name.
-func (c *Cluster) table(name string) (*heap.Relation, error) {
-	r, ok := c.byName[name]
-	if !ok {
-		return nil, fmt.Errorf("relation %q does not exist", name)
-	}
-	return r, nil
-}
-
 // Set changes run-time settings, all or none (SET; restart-only settings
 // are refused). It returns the notices for settings accepted but not
 // simulated.
 func (c *Cluster) Set(settings ...Setting) (notices []string, err error) {
-	err = c.command("set", catalogSession, true, func() error {
+	err = c.e.Command("set", engine.SessionPlain, true, func() error {
 		if len(settings) == 0 {
 			return fmt.Errorf("set: expected GUC=value")
 		}
@@ -102,8 +51,7 @@ func (c *Cluster) Set(settings ...Setting) (notices []string, err error) {
 			}
 		}
 		c.S = next
-		c.pool.TrackIOTiming = next.Bool("track_io_timing")
-		return c.applyWALCompression()
+		return c.e.SetSettings(next)
 	})
 	return notices, err
 }
@@ -112,22 +60,7 @@ func (c *Cluster) Set(settings ...Setting) (notices []string, err error) {
 // dirty buffer and logs XLOG_CHECKPOINT_SHUTDOWN (no REDO record, no standby
 // snapshot); the pool comes back empty, on the free list in 15 to 18.
 func (c *Cluster) Restart() error {
-	return c.command("restart", 0, false, func() error {
-		if c.txn.active {
-			return fmt.Errorf("restart: a transaction block is open (commit first)")
-		}
-		be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
-		c.pool.BufferSync(be, true)
-		be.Now = c.storage.SyncAll(be.Now)
-		be.Now = c.wal.ShutdownCheckpoint(be.Now, &be.WAL)
-		c.checkpointDone(c.wal.RedoRecPtr(), c.pool.RelSizes())
-		c.finish([]*participant{{be: be}})
-		c.foldWAL(be)
-		c.pool.Reset()
-		c.sync = syncScanTable{}
-		c.initFileStale = true
-		return nil
-	})
+	return c.e.Command("restart", 0, false, c.e.Restart)
 }
 
 // DropCachesResult is what `echo 3 > /proc/sys/vm/drop_caches` did.
@@ -139,9 +72,9 @@ type DropCachesResult struct {
 // DropCaches empties the OS page cache of its clean pages.
 func (c *Cluster) DropCaches() (DropCachesResult, error) {
 	var r DropCachesResult
-	err := c.command("drop", 0, false, func() error {
-		r.Dropped = c.storage.DropCaches(c.now)
-		in, act := c.storage.Cached()
+	err := c.e.Command("drop", 0, false, func() error {
+		r.Dropped = c.e.Storage().DropCaches(c.e.Now())
+		in, act := c.e.Storage().Cached()
 		r.Cached = in + act
 		return nil
 	})
@@ -150,11 +83,11 @@ func (c *Cluster) DropCaches() (DropCachesResult, error) {
 
 // Sleep lets d of simulated time pass; background processes run.
 func (c *Cluster) Sleep(d time.Duration) error {
-	return c.command("sleep", catalogSession, true, func() error {
+	return c.e.Command("sleep", engine.SessionPlain, true, func() error {
 		if d < 0 {
 			return fmt.Errorf("sleep %s: a duration cannot be negative", d)
 		}
-		c.advanceTo(c.now + int64(d))
+		c.e.AdvanceTo(c.e.Now() + int64(d))
 		return nil
 	})
 }
@@ -164,9 +97,9 @@ func (c *Cluster) Sleep(d time.Duration) error {
 func (c *Cluster) Insert(table string, rows int64) (*StmtResult, error) {
 	r, n, err := c.loadTarget("insert", table, rows)
 	if err != nil {
-		return nil, c.failed(err)
+		return nil, c.e.Failed(err)
 	}
-	return c.statement("insert", func() (*StmtResult, error) { return c.insertSelect(r, n) })
+	return stmt(c.e.Statement("insert", func() (*engine.StmtResult, error) { return c.e.InsertSelect(r, n) }))
 }
 
 // Copy is COPY table FROM STDIN [(FREEZE)] of rows rows (0: the table's
@@ -175,28 +108,21 @@ func (c *Cluster) Insert(table string, rows int64) (*StmtResult, error) {
 func (c *Cluster) Copy(table string, rows int64, freeze bool) (*StmtResult, error) {
 	r, n, err := c.loadTarget("copy", table, rows)
 	if err != nil {
-		return nil, c.failed(err)
+		return nil, c.e.Failed(err)
 	}
-	return c.statement("copy", func() (*StmtResult, error) { return c.copyFrom(r, n, freeze) })
-}
-
-// failed is an argument error found before a command ran: what the
-// after-command bookkeeping would have noted stays noted.
-func (c *Cluster) failed(err error) error {
-	c.afterCommand()
-	return err
+	return stmt(c.e.Statement("copy", func() (*engine.StmtResult, error) { return c.e.CopyFrom(r, n, freeze) }))
 }
 
 // loadTarget checks a load's table and row count.
 func (c *Cluster) loadTarget(cmd, table string, rows int64) (*heap.Relation, int64, error) {
-	if c.crash.down {
+	if c.e.Down() {
 		return nil, 0, fmt.Errorf("%s: %w", cmd, ErrDown)
 	}
-	r, err := c.table(table)
+	r, err := c.e.TableNamed(table)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s %s: %w", cmd, table, err)
 	}
-	if err := c.keyIndexesMaintainable(r); err != nil {
+	if err := c.e.KeyIndexesMaintainable(r); err != nil {
 		return nil, 0, fmt.Errorf("%s %s: %w", cmd, r.Name, err)
 	}
 	n := rows
@@ -214,110 +140,81 @@ func (c *Cluster) loadTarget(cmd, table string, rows int64) (*heap.Relation, int
 
 // Analyze is ANALYZE table: a block sample of 300 × default_statistics_target.
 func (c *Cluster) Analyze(table string) (*StmtResult, error) {
-	r, err := c.tableFor("analyze", table)
+	r, err := c.e.TableFor("analyze", table)
 	if err != nil {
 		return nil, err
 	}
-	return c.statement("analyze", func() (*StmtResult, error) { return c.analyze(r) })
-}
-
-// tableFor looks up a statement's table, refusing while the server is down.
-func (c *Cluster) tableFor(cmd, table string) (*heap.Relation, error) {
-	if c.crash.down {
-		return nil, c.failed(fmt.Errorf("%s: %w", cmd, ErrDown))
-	}
-	r, err := c.table(table)
-	if err != nil {
-		return nil, c.failed(fmt.Errorf("%s %s: %w", cmd, table, err))
-	}
-	return r, nil
+	return stmt(c.e.Statement("analyze", func() (*engine.StmtResult, error) { return c.e.AnalyzeTable(r) }))
 }
 
 // Begin is BEGIN: the following statements run in one transaction.
 func (c *Cluster) Begin() error {
-	return c.command("begin", 0, false, func() error {
-		if c.txn.active {
-			return fmt.Errorf("begin: there is already a transaction in progress")
-		}
-		c.txn = transaction{active: true, created: map[pg.RelID]bool{}}
-		return nil
-	})
+	return c.e.Command("begin", 0, false, c.e.BeginBlock)
 }
 
 // Commit is COMMIT (a commit record if the transaction wrote).
 func (c *Cluster) Commit() error {
-	return c.command("commit", 0, false, func() error {
-		if !c.txn.active {
-			return fmt.Errorf("commit: there is no transaction in progress")
-		}
-		wrote := c.txn.wrote
-		c.txn = transaction{}
-		be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-		c.endStatement(be, wrote)
-		c.finish([]*participant{{be: be}})
-		c.foldWAL(be)
-		return nil
-	})
+	return c.e.Command("commit", 0, false, c.e.CommitBlock)
 }
 
 // InTransaction reports whether a transaction block is open.
-func (c *Cluster) InTransaction() bool { return c.txn.active }
+func (c *Cluster) InTransaction() bool { return c.e.InTransaction() }
 
 // Checkpoint is CHECKPOINT, from its own session.
 func (c *Cluster) Checkpoint() (*StmtResult, error) {
-	if err := c.session(catalogCheckpoint); err != nil {
+	if err := c.e.Session(engine.SessionCheckpoint); err != nil {
 		return nil, err
 	}
-	return c.statement("checkpoint", c.checkpoint)
+	return stmt(c.e.Statement("checkpoint", c.e.RunCheckpoint))
 }
 
 // Evict is pg_buffercache_evict_relation(table).
 func (c *Cluster) Evict(table string) (*StmtResult, error) {
-	if err := c.session(catalogSession); err != nil {
+	if err := c.e.Session(engine.SessionPlain); err != nil {
 		return nil, err
 	}
-	r, err := c.tableFor("evict", table)
+	r, err := c.e.TableFor("evict", table)
 	if err != nil {
 		return nil, err
 	}
-	return c.statement("evict", func() (*StmtResult, error) { return c.evict(r) })
+	return stmt(c.e.Statement("evict", func() (*engine.StmtResult, error) { return c.e.EvictRelation(r) }))
 }
 
 // EvictAll is pg_buffercache_evict_all().
 func (c *Cluster) EvictAll() (*StmtResult, error) {
-	if err := c.session(catalogSession); err != nil {
+	if err := c.e.Session(engine.SessionPlain); err != nil {
 		return nil, err
 	}
-	return c.statement("evict", func() (*StmtResult, error) { return c.evict(nil) })
+	return stmt(c.e.Statement("evict", func() (*engine.StmtResult, error) { return c.e.EvictRelation(nil) }))
 }
 
 // Scan is SELECT count(*) FROM table: a serial or parallel Seq Scan, or an
 // Index Only Scan of one of its btrees when the planner finds it cheaper.
 func (c *Cluster) Scan(table string) (*StmtResult, error) {
-	r, err := c.tableFor("scan", table)
+	r, err := c.e.TableFor("scan", table)
 	if err != nil {
 		return nil, err
 	}
-	return c.statement("scan", func() (*StmtResult, error) { return c.seqScan(r) })
+	return stmt(c.e.Statement("scan", func() (*engine.StmtResult, error) { return c.e.SeqScan(r) }))
 }
 
 // Vacuum is VACUUM [FREEZE] table.
 func (c *Cluster) Vacuum(table string, freeze bool) (*StmtResult, error) {
-	r, err := c.tableFor("vacuum", table)
+	r, err := c.e.TableFor("vacuum", table)
 	if err != nil {
 		return nil, err
 	}
-	if c.txn.active {
-		return nil, c.failed(fmt.Errorf("vacuum %s: VACUUM cannot run inside a transaction block", r.Name))
+	if c.e.InTransaction() {
+		return nil, c.e.Failed(fmt.Errorf("vacuum %s: VACUUM cannot run inside a transaction block", r.Name))
 	}
-	return c.statement("vacuum", func() (*StmtResult, error) { return c.vacuum(r, freeze) })
+	return stmt(c.e.Statement("vacuum", func() (*engine.StmtResult, error) { return c.e.VacuumTable(r, freeze) }))
 }
 
 // Mark remembers the WAL position and every counter under name, for the
 // since= of StatIO, WALSince and Replication.
 func (c *Cluster) Mark(name string) error {
-	return c.command("mark", catalogSession, true, func() error {
-		c.marks[name] = mark{lsn: c.wal.InsertLSN(), io: c.pool.Stats, wal: c.wal.Total, statWAL: c.statWAL(), time: c.now, changes: c.rowChanges}
+	return c.e.Command("mark", engine.SessionPlain, true, func() error {
+		c.e.SetMark(name)
 		return nil
 	})
 }
@@ -332,20 +229,8 @@ type MarkInfo struct {
 
 // Mark returns what the named mark remembered.
 func (c *Cluster) MarkInfo(name string) (MarkInfo, bool) {
-	m, ok := c.marks[name]
-	return MarkInfo{LSN: m.lsn, IO: m.io, WAL: m.wal, TimeNs: m.time}, ok
-}
-
-// mark looks a mark up ("" is no mark: since the cluster started).
-func (c *Cluster) markNamed(name string) (*mark, error) {
-	if name == "" {
-		return nil, nil
-	}
-	m, ok := c.marks[name]
-	if !ok {
-		return nil, fmt.Errorf("since=%s: no such mark (set one with: mark %s)", name, name)
-	}
-	return &m, nil
+	m, ok := c.e.GetMark(name)
+	return MarkInfo{LSN: m.LSN, IO: m.IO, WAL: m.WAL, TimeNs: m.TimeNs}, ok
 }
 
 // TruncateResult is what TRUNCATE left.
@@ -358,25 +243,15 @@ type TruncateResult struct {
 // clock hand).
 func (c *Cluster) Truncate(table string) (TruncateResult, error) {
 	var res TruncateResult
-	err := c.command("truncate", catalogSession, true, func() error {
-		r, err := c.table(table)
+	err := c.e.Command("truncate", engine.SessionPlain, true, func() error {
+		r, err := c.e.TableNamed(table)
 		if err != nil {
 			return fmt.Errorf("truncate %s: %w", table, err)
 		}
-		if c.hasIndex(r) {
-			return fmt.Errorf("truncate %s: truncating an indexed table is not modelled yet", r.Name)
+		if err := c.e.Truncate(r); err != nil {
+			return err
 		}
-		c.pool.DropRelBuffers(r.ID)
-		if c.txn.active {
-			c.txn.created[r.ID] = true // a new relfilenode in this transaction
-		}
-		r.Truncate()
-		// The new relfilenode comes with no free space map and no visibility map.
-		for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
-			c.pool.DropRelBuffers(c.fork(r, f))
-		}
-		c.fsmUpper.Forget(r.ID)
-		res.FreeList = c.pool.Control().FreeListLen()
+		res.FreeList = c.e.Pool().Control().FreeListLen()
 		return nil
 	})
 	return res, err
@@ -511,12 +386,12 @@ func (t *TableSpec) shape() (heap.Shape, int64, error) {
 // CreateTable is CREATE TABLE with the spec's row shape.
 func (c *Cluster) CreateTable(t TableSpec) (TableInfo, error) {
 	var info TableInfo
-	err := c.command("table", catalogTable, true, func() error {
+	err := c.e.Command("table", engine.SessionTable, true, func() error {
 		name := t.Name
 		if name == "" {
 			return fmt.Errorf("table: expected a name: table NAME rows=N ...")
 		}
-		if _, ok := c.byName[name]; ok {
+		if _, ok := c.e.Relation(name); ok {
 			return fmt.Errorf("table %s: relation %q already exists", name, name)
 		}
 		shape, rows, err := t.shape()
@@ -530,8 +405,7 @@ func (c *Cluster) CreateTable(t TableSpec) (TableInfo, error) {
 				hasVarlena = true
 			}
 		}
-		id := pg.RelID(len(c.rels))
-		r := heap.NewRelation(id, name, shape)
+		r := c.e.AddTable(name, shape)
 		r.Autovacuum = t.Autovacuum == nil || *t.Autovacuum
 		r.Declared = rows
 		// (id int4, pad text) shapes have a varlena column unless the row is the bare int; columns= say so themselves.
@@ -541,12 +415,6 @@ func (c *Cluster) CreateTable(t TableSpec) (TableInfo, error) {
 		if r.Content == "" {
 			r.Content = "x"
 		}
-		c.rels = append(c.rels, r)
-		c.byName[name] = r
-		if c.txn.active {
-			c.txn.created[id] = true
-		}
-		c.pool.CreateRel(id, 0, true)
 		info = TableInfo{Name: name, Declared: rows, TupleBytes: shape.TupleLen, TuplesPerPage: shape.TuplesPerPage(), Hole: shape.Hole(shape.TuplesPerPage())}
 		return nil
 	})
@@ -628,7 +496,7 @@ func columnsWidth(cols []string) (tlen, plannerWidth int, err error) {
 
 // Table returns a table's layout and declared rows.
 func (c *Cluster) Table(name string) (TableInfo, bool) {
-	r, ok := c.byName[name]
+	r, ok := c.e.Relation(name)
 	if !ok {
 		return TableInfo{}, false
 	}

@@ -4,9 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
-	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
-	"github.com/pgbufsim/pgbufsim/strategy"
 )
 
 // # Workloads
@@ -28,39 +26,31 @@ type Workload struct {
 // outside any transaction block, with no session start and no catalog pins
 // (only the workload's own accesses).
 func (c *Cluster) RunWorkload(name string, fn func(w *Workload) error) error {
-	return c.command(name, 0, false, func() error {
-		if c.txn.active {
+	return c.e.Command(name, 0, false, func() error {
+		if c.e.InTransaction() {
 			return fmt.Errorf("%s: not inside a transaction block (commit first)", name)
 		}
-		c.advanceTo(c.now + costs.InterCommandNs)
-		return fn(&Workload{c: c, be: bufmgr.NewBackend(bufmgr.ClientBackend, c.now)})
+		c.e.Pause()
+		return fn(&Workload{c: c, be: bufmgr.NewBackend(bufmgr.ClientBackend, c.e.Now())})
 	})
 }
 
 // Pool is the buffer pool the workload's accesses go to.
-func (w *Workload) Pool() *bufmgr.Pool { return w.c.pool }
+func (w *Workload) Pool() *bufmgr.Pool { return w.c.e.Pool() }
 
 // Relation returns the table name's storage and size, creating it when it
 // does not exist as CREATE TABLE over a data file that already holds
 // nblocks empty pages (on disk, in no cache).
 func (w *Workload) Relation(name string, nblocks int) (id pg.RelID, pages int, created bool, err error) {
-	c := w.c
-	if r, ok := c.byName[name]; ok {
-		return r.ID, c.pool.NBlocks(r.ID), false, nil
+	e := w.c.e
+	if r, ok := e.Relation(name); ok {
+		return r.ID, e.Pool().NBlocks(r.ID), false, nil
 	}
 	if err := validTableName(name); err != nil {
 		return 0, 0, false, err
 	}
-	id = pg.RelID(len(c.rels))
-	r := heap.NewRelation(id, name, heap.Shape{TupleLen: 28, Fillfactor: 100, PlannerWidth: 4})
-	r.ReservePages(nblocks)
-	for r.NPages() < nblocks {
-		r.AddPage()
-	}
-	c.rels = append(c.rels, r)
-	c.byName[name] = r
-	c.pool.CreateRel(id, nblocks, true)
-	return id, nblocks, true, nil
+	r := e.AttachTable(name, nblocks)
+	return r.ID, nblocks, true, nil
 }
 
 // ValidTableName checks a relation name a workload would create.
@@ -88,14 +78,11 @@ func (w *Workload) Backend() *bufmgr.Backend { return w.be }
 // Run drives step on the scheduler until it reports done: step makes one
 // access (or a few) with the workload's Backend each call.
 func (w *Workload) Run(step func() (done bool, err error)) (WorkloadRun, error) {
-	c := w.c
+	e := w.c.e
 	be := w.be
-	be.Now = max(be.Now, c.now)
+	be.Now = max(be.Now, e.Now())
 	start := be.Now
-	ev := c.pool.Stats.Rel[bufmgr.ClientBackend][strategy.Normal][bufmgr.OpEvictions]
-	err := c.run([]*participant{{be: be, step: step}})
-	c.finish([]*participant{{be: be}})
-	c.foldWAL(be)
-	return WorkloadRun{Evictions: c.pool.Stats.Rel[bufmgr.ClientBackend][strategy.Normal][bufmgr.OpEvictions] - ev,
-		Written: be.Buf.Written, TimeNs: be.Now - start}, err
+	ev := e.ClientEvictions()
+	err := e.RunClient(be, step)
+	return WorkloadRun{Evictions: e.ClientEvictions() - ev, Written: be.Buf.Written, TimeNs: be.Now - start}, err
 }

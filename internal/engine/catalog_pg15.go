@@ -1,4 +1,4 @@
-package cluster
+package engine
 
 // Measured by `pgbufsim catalog-profile` on PostgreSQL 15.18 (Debian 15.18-0+deb12u1): 233 catalog pages;
 // 0 pages not shared between databases were still at usage 5 before the statements ran (pins on them are not seen).

@@ -1,9 +1,10 @@
-package cluster
+package engine
 
 import (
 	"math"
 	"testing"
 
+	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/stretchr/testify/require"
 )
 
@@ -24,8 +25,8 @@ import (
 //
 // The seq scan: 1,500 + 6,000 × (0.01 + 0.0025) = 1,575.
 func TestIndexOnlyCost(t *testing.T) {
-	c := open15(t, TableSpec{Name: "clean", Rows: 6000, TupleBytes: 1832, Autovacuum: Bool(false)}, true, false)
-	rel, err := c.table("clean")
+	c := open15(t, "clean", 6000, 1832, false)
+	rel, err := c.TableNamed("clean")
 	require.NoError(t, err)
 	nblocks := c.pool.NBlocks(rel.ID)
 	seq := c.planSeqScan(rel, nblocks)
@@ -65,8 +66,8 @@ func TestIndexOnlyCost(t *testing.T) {
 //	  (825 ≥ 64·3·3 → 3, capped at 2): 4,800.4225 + 3,750 / 2.4 + 1,000.3 =
 //	  7,363.2225, the cheapest.
 func TestParallelIndexOnlyCost(t *testing.T) {
-	c := open15(t, TableSpec{Name: "w", Rows: 300000, TupleBytes: 400, Autovacuum: Bool(false)}, false, true)
-	rel, err := c.table("w")
+	c := open15(t, "w", 300000, 400, true)
+	rel, err := c.TableNamed("w")
 	require.NoError(t, err)
 	nblocks := c.pool.NBlocks(rel.ID)
 	require.Equal(t, 15000, nblocks)
@@ -83,23 +84,30 @@ func TestParallelIndexOnlyCost(t *testing.T) {
 }
 
 // open15 opens a PostgreSQL 15 cluster of 16MB with checksums, creates and
-// loads the table, and indexes its id before or after a VACUUM.
-func open15(t *testing.T, spec TableSpec, vacuumFirst, indexFirst bool) *Cluster {
+// loads a table of (id int4, pad text) rows of tupleBytes, and indexes its
+// id before or after a VACUUM.
+func open15(t *testing.T, name string, rows int64, tupleBytes int, indexFirst bool) *Cluster {
 	t.Helper()
-	c, err := Open(Options{Version: 15, SharedBuffers: "16MB", DataChecksums: Bool(true), Seed: 1})
+	s, err := DefaultSettings(15)
 	require.NoError(t, err)
-	_, err = c.CreateTable(spec)
+	for _, kv := range [][2]string{{"shared_buffers", "16MB"}, {"data_checksums", "on"}} {
+		_, err := s.Set(kv[0], kv[1])
+		require.NoError(t, err)
+	}
+	c, err := NewCluster(s, 1)
 	require.NoError(t, err)
-	_, err = c.Insert(spec.Name, 0)
+	r := c.AddTable(name, heap.Shape{TupleLen: tupleBytes, Fillfactor: 100, PlannerWidth: 36})
+	r.Declared, r.HasToast = rows, true
+	_, err = c.InsertSelect(r, rows)
 	require.NoError(t, err)
 	index := func() {
-		_, err := c.CreateIndex(IndexSpec{Name: spec.Name + "_id", Table: spec.Name})
+		_, err := c.CreateIndex(IndexSpec{Name: name + "_id", Table: name})
 		require.NoError(t, err)
 	}
 	if indexFirst {
 		index()
 	}
-	_, err = c.Vacuum(spec.Name, false)
+	_, err = c.VacuumTable(r, false)
 	require.NoError(t, err)
 	if !indexFirst {
 		index()

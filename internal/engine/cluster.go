@@ -1,0 +1,396 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/freespace"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/storage"
+	"github.com/pgbufsim/pgbufsim/strategy"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// Cluster is one simulated PostgreSQL cluster.
+type Cluster struct {
+	S    *Settings
+	pool *bufmgr.Pool
+	wal  *wal.WAL
+	// storage is the machine below the server: the OS page cache and the device.
+	storage *storage.Storage
+
+	rels   []*heap.Relation // by RelID; [0] is nil (the catalogs)
+	byName map[string]*heap.Relation
+
+	now       int64
+	walwriter walWriter
+	sync      syncScanTable
+	rng       *pcg
+	seed      uint64
+	marks     map[string]mark
+	notices   []string
+	// forks maps (heap RelID, fork) to the fork's storage in the pool; forkOwner back.
+	forks     map[[2]int]pg.RelID
+	forkOwner map[pg.RelID]forkRef
+	fsmUpper  freespace.Upper // the FSMs' upper-level slots
+	// statWALTwice is WAL that pg_stat_wal counts a second time (parallel workers').
+	statWALTwice wal.Usage
+	// catalogHinted: catalog pages a reading session has hinted once (see touchCatalog).
+	catalogHinted map[int]bool
+	// rowChanges counts row changes logical decoding would emit (rows inserted).
+	rowChanges int64
+	// indexes are the btree indexes by name; indexByID by their storage.
+	indexes   map[string]*btreeIndex
+	indexByID map[pg.RelID]*btreeIndex
+	// comp is wal_compression's compressor (nil: off).
+	comp wal.Compressor
+	// txn is the open transaction block (begin … commit), if any.
+	txn transaction
+	// tablesCreated counts CREATE TABLEs, whose catalog rows spread onto new pages.
+	tablesCreated int
+	// pgClassUnhinted: DDL left tuples on the pg_class rows page that only a heap scan of pg_class hints.
+	pgClassUnhinted bool
+	// initFileStale: no session has rebuilt the relcache init file since the server started.
+	initFileStale bool
+	// crash is the power-loss and recovery state (crash.go).
+	crash crashState
+}
+
+type mark struct {
+	lsn     pg.LSN
+	changes int64 // logical changes (rows inserted) so far
+	io      bufmgr.IOStats
+	wal     wal.Usage
+	statWAL wal.Usage
+	time    int64
+}
+
+// NewCluster initdb's and starts a cluster with settings s. seed feeds the
+// cluster's PRNG (ANALYZE's block sampler, later fuzzing); the same seed and
+// commands give byte-identical results.
+func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
+	if err := s.CheckModelled(); err != nil {
+		return nil, err
+	}
+	w, err := wal.New(wal.Config{Version: s.Version, WalBuffers: s.WalBuffers(), Costs: walCosts(s)})
+	if err != nil {
+		return nil, err
+	}
+	ioWorkers := 0
+	var pool bufmgr.IOWorkerPool
+	switch {
+	case s.Version >= 19 && s.Enum("io_method") == "worker":
+		ioWorkers = int(s.Int("io_min_workers"))
+		pool = bufmgr.IOWorkerPool{Min: ioWorkers, Max: max(ioWorkers, int(s.Int("io_max_workers"))),
+			LaunchIntervalNs: s.Int("io_worker_launch_interval"), IdleTimeoutNs: s.Int("io_worker_idle_timeout"),
+			StartNs: costs.WorkerStartNs}
+	case s.Version >= 18 && s.Enum("io_method") != "sync":
+		ioWorkers = int(s.Int("io_workers"))
+	}
+	st, err := storage.New(s.StorageConfig())
+	if err != nil {
+		return nil, err
+	}
+	p, err := bufmgr.NewPool(bufmgr.Config{
+		NBuffers: s.NBuffers(), Version: s.Version,
+		Checksums: s.Bool("data_checksums"), WALLogHints: s.Bool("wal_log_hints"),
+		IOWorkers: ioWorkers, IOPool: pool, Costs: costs.Buf, Storage: st,
+		Replacement: s.Enum("replacement"), UsageMax: int(s.Int("usage_max")), Reject: s.Reject(),
+		NoFreeList: !s.Bool("freelist"),
+	}, w)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{S: s, pool: p, wal: w, storage: st, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
+		rng: newPCG(seed), seed: seed, marks: map[string]mark{}, initFileStale: true}
+	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
+	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).pages+1, true)
+	// initdb wrote the catalog: its pages are in the page cache.
+	st.Preload(pg.CatalogRel, catalogFor(s.Version).pages+1)
+	c.walwriter.next = s.Int("wal_writer_delay")
+	p.TrackIOTiming = s.Bool("track_io_timing")
+	if err := c.applyWALCompression(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func walCosts(s *Settings) wal.Costs {
+	wc := costs.WAL
+	wc.WriterDelayNs = s.Int("wal_writer_delay")
+	wc.WriterFlushAft = s.Int("wal_writer_flush_after")
+	return wc
+}
+
+// Pool exposes the buffer pool (for tests and display).
+func (c *Cluster) Pool() *bufmgr.Pool { return c.pool }
+
+// Storage exposes the machine below the server: the OS page cache and the device.
+func (c *Cluster) Storage() *storage.Storage { return c.storage }
+
+// WAL exposes the log.
+func (c *Cluster) WAL() *wal.WAL { return c.wal }
+
+// Now is the cluster's simulated time in ns.
+func (c *Cluster) Now() int64 { return c.now }
+
+// Relation returns a table by name.
+func (c *Cluster) Relation(name string) (*heap.Relation, bool) {
+	r, ok := c.byName[name]
+	return r, ok
+}
+
+// RelName names a relation of the pool for output: a table, a fork ("big/fsm"), an index, or "(other)" for the catalogs.
+func (c *Cluster) RelName(id pg.RelID) string {
+	if id == pg.CatalogRel {
+		return "(other)"
+	}
+	if f, ok := c.forkOwner[id]; ok {
+		return f.rel.Name + forkSuffix(f.fork)
+	}
+	if ix, ok := c.indexByID[id]; ok {
+		return ix.name
+	}
+	return c.rels[id].Name
+}
+
+// Ring sizes in force.
+func (c *Cluster) ringSettings() strategy.Settings {
+	return strategy.Settings{Version: c.S.Version, NBuffers: c.S.NBuffers(),
+		EffectiveIOConcurrency: int(c.S.Int("effective_io_concurrency")), IOCombineLimit: c.S.IOCombineLimit(),
+		PinLimit: c.S.PinLimit(), VacuumBufferUsageKB: int(c.S.Int("vacuum_buffer_usage_limit")),
+		RingOverride: int(c.S.Int("ring"))}
+}
+
+// RingBuffers is the ring size of strategy k under the current settings.
+func (c *Cluster) RingBuffers(k strategy.Kind) int { return strategy.RingBuffers(k, c.ringSettings()) }
+
+// walWriter is the WAL writer process: it wakes every wal_writer_delay (or
+// when a transaction's async commit asks for it) and runs XLogBackgroundFlush;
+// after 50 idle rounds it hibernates for 25 × wal_writer_delay (walwriter.c).
+type walWriter struct {
+	next     int64
+	idle     int
+	be       bufmgr.Backend
+	statsOut wal.Usage
+}
+
+func (c *Cluster) runWalWriter() {
+	ww := &c.walwriter
+	ww.be.Type = bufmgr.Walwriter
+	worked, end := c.wal.BackgroundFlush(ww.next, &ww.be.WAL)
+	delay := c.S.Int("wal_writer_delay")
+	if worked {
+		ww.idle = 50
+	} else if ww.idle > 0 {
+		ww.idle--
+	}
+	if ww.idle == 0 {
+		delay *= 25
+	}
+	ww.next = end + delay
+	c.foldWAL(&ww.be)
+}
+
+// wakeWalWriter sets the WAL writer's latch at time t.
+func (c *Cluster) wakeWalWriter(t int64) {
+	if c.walwriter.next > t {
+		c.walwriter.next = t
+	}
+}
+
+// foldWAL moves a backend's WAL I/O counters into pg_stat_io.
+func (c *Cluster) foldWAL(be *bufmgr.Backend) {
+	st := &c.pool.Stats.WAL[be.Type]
+	st.Writes += be.WAL.Writes
+	st.Fsyncs += be.WAL.Fsyncs
+	st.Records += be.WAL.Records
+	st.FPI += be.WAL.FPI
+	st.Bytes += be.WAL.Bytes
+	st.BuffersFull += be.WAL.BuffersFull
+	be.WAL = wal.Usage{}
+}
+
+// advanceTo lets background processes run up to time t, then sets the clock there.
+func (c *Cluster) advanceTo(t int64) {
+	for c.walwriter.next <= t {
+		c.runWalWriter()
+	}
+	if t > c.now {
+		c.now = t
+	}
+}
+
+// participant is one process running a statement.
+type participant struct {
+	be   *bufmgr.Backend
+	step func() (done bool, err error)
+	done bool
+	ring *strategy.Ring
+}
+
+// run interleaves participants and the WAL writer until every participant is done.
+func (c *Cluster) run(ps []*participant) error {
+	for {
+		var next *participant
+		for _, p := range ps {
+			if !p.done && (next == nil || p.be.Now < next.be.Now) {
+				next = p
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		if c.walwriter.next <= next.be.Now {
+			c.runWalWriter()
+			continue
+		}
+		done, err := next.step()
+		if err != nil {
+			return err
+		}
+		next.done = done
+	}
+}
+
+// finish ends a statement at the latest participant's time.
+func (c *Cluster) finish(ps []*participant) {
+	end := c.now
+	for _, p := range ps {
+		if p.be.Now > end {
+			end = p.be.Now
+		}
+	}
+	c.advanceTo(end)
+}
+
+// transaction is a begin … commit block: which relfilenodes it created (CREATE
+// TABLE, TRUNCATE: what COPY FREEZE needs) and whether it wrote (a commit record).
+type transaction struct {
+	active  bool
+	created map[pg.RelID]bool
+	wrote   bool
+	started bool // a command has run in it (its session has started)
+}
+
+// applyWALCompression installs wal_compression's image sizing in the pool:
+// a heap page is built from its rows (heap.PageBytes) and compressed for
+// real; FSM and VM pages are mostly zeros; other pages stay uncompressed.
+func (c *Cluster) applyWALCompression() error {
+	m := c.S.Enum("wal_compression")
+	if m == "off" {
+		c.comp = nil
+		c.pool.SetImageBytes(nil)
+		return nil
+	}
+	comp, err := wal.NewCompressor(m)
+	if err != nil {
+		return &pg.SettingError{Name: "wal_compression", Value: m, Allowed: "off, on, pglz, lz4 or zstd"}
+	}
+	c.comp = comp
+	c.pool.SetImageBytes(c.imageBytes)
+	return nil
+}
+
+// imageBytes is what a full-page image of page t takes in a record: the page
+// without its hole, compressed for real under wal_compression (heap pages
+// built from their rows, btree pages from their keys, FSM and VM pages mostly
+// zeros; catalog pages, whose bytes are not modelled, uncompressed), and the
+// CPU time compressing took.
+func (c *Cluster) imageBytes(t pg.BufferTag, hole int) (int, int64) {
+	if c.comp == nil {
+		return pg.BLCKSZ - hole, 0
+	}
+	var img []byte
+	switch {
+	case int(t.Rel) < len(c.rels) && c.rels[t.Rel] != nil:
+		img, hole = heap.WithoutHole(c.rels[t.Rel].PageBytes(t.Block, 750, c.pool.PageLSN(t.Rel, t.Block)))
+	case c.forkOwner[t.Rel].rel != nil:
+		img, hole = make([]byte, pg.BLCKSZ), 0
+	case c.indexByID[t.Rel] != nil:
+		img, hole = heap.WithoutHole(c.indexByID[t.Rel].pageBytes(t.Block))
+	default:
+		return pg.BLCKSZ - hole, 0
+	}
+	n, _ := wal.CompressedImage(c.comp, img, hole)
+	return n, int64(float64(len(img)) * c.comp.NsPerByte())
+}
+
+// imageHole is the hole to give a record-size formula so that its
+// BLCKSZ − hole is the image's bytes in the record (compressed under
+// wal_compression); hole itself when no image is taken.
+func (c *Cluster) imageHole(be *bufmgr.Backend, image bool, b pg.Buffer, hole int) int {
+	if !image || c.comp == nil {
+		return hole
+	}
+	return pg.BLCKSZ - c.imageLen(be, c.pool.Tag(b), hole)
+}
+
+// imageLen is imageBytes for the record-size formulas: the bytes, with the
+// compression's CPU time charged to be.
+func (c *Cluster) imageLen(be *bufmgr.Backend, t pg.BufferTag, hole int) int {
+	n, ns := c.imageBytes(t, hole)
+	be.Now += ns
+	return n
+}
+
+// statWAL is pg_stat_wal as the server reports it.
+func (c *Cluster) statWAL() wal.Usage {
+	u := c.wal.Total
+	u.Records += c.statWALTwice.Records
+	u.FPI += c.statWALTwice.FPI
+	u.Bytes += c.statWALTwice.Bytes
+	return u
+}
+
+// beginStatement starts a statement in a new client session: its catalog
+// pins (connection, planning, executor start), then the statement's fixed
+// parse/plan/start cost.
+func (c *Cluster) beginStatement(kind catalogKind) (*bufmgr.Backend, error) {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	if err := c.touchCatalog(be, kind); err != nil {
+		return nil, err
+	}
+	be.Now += costs.StatementNs
+	return be, nil
+}
+
+// session is a client session that only pins catalog pages (a utility
+// command, or a query of statistics).
+func (c *Cluster) session(kind catalogKind) error {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	if err := c.touchCatalog(be, kind); err != nil {
+		return err
+	}
+	c.finish([]*participant{{be: be}})
+	return nil
+}
+
+func (c *Cluster) readRelease(be *bufmgr.Backend, t pg.BufferTag) error {
+	b, _, err := c.pool.ReadBuffer(be, t, nil)
+	if err != nil {
+		return err
+	}
+	c.pool.Unpin(be, b)
+	return nil
+}
+
+// CheckInvariants checks the pool between commands (no process holds pins then).
+func (c *Cluster) CheckInvariants() error { return c.pool.CheckInvariants(nil, nil) }
+
+// sortedRels lists user relations in creation order.
+func (c *Cluster) sortedRels() []*heap.Relation {
+	var rs []*heap.Relation
+	for _, r := range c.rels[1:] {
+		if r != nil {
+			rs = append(rs, r)
+		}
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })
+	return rs
+}
+
+// errorf makes an engine error (printed as "error: ..." in scenario output).
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

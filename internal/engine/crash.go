@@ -1,0 +1,346 @@
+package engine
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/storage"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// # Crash and recovery
+//
+// `crash` is a power loss, now or (`crash after=writes:N`) as the N-th data
+// page written to the device from then on starts its write. What survives:
+//
+//   - the WAL flushed by then (XLogFlush before every data page write keeps
+//     every page on disk covered by it); records inserted later are lost;
+//   - each data page as the last completed device write left it. Shared
+//     buffers and the OS page cache, dirty pages included, are gone;
+//   - a write in flight is torn: an 8 kB page is 16 sectors of 512 bytes and
+//     a seeded subset of them reached the medium (the device may persist an
+//     in-flight request's sectors in any order).
+//
+// `recover` is StartupXLOG's crash recovery: redo from the last completed
+// checkpoint's redo pointer R to the end of the surviving WAL. A torn page
+// (some but not all of its sectors new) comes out right when redo rewrites it
+// whole:
+//
+//   - from a full-page image after R (XLogReadBufferForRedo →
+//     RestoreBlockImage). With full_page_writes=on the first change of every
+//     page after R carries one, so a torn version newer than R always has
+//     one. Hint-bit images (XLogSaveBufferForHint, REGBUF_FORCE_IMAGE) are
+//     taken whatever full_page_writes says, so the pool remembers them;
+//   - or from the record that initialised it, for a page added after R
+//     (XLOG_HEAP_INIT_PAGE → XLogInitBufferForRedo; a new btree page comes
+//     whole in its split record or the index build's images).
+//
+// Otherwise redo applies records to a page whose sectors mix two versions:
+// it is corrupt. With data_checksums the mix fails its checksum (what
+// pg_checksums reports; PostgreSQL's redo would stop with "invalid page in
+// block …" on the first record that touches it); without checksums nothing
+// notices. A torn version not newer than R differs from the disk only in
+// hint bits: with checksums or wal_log_hints the first of them after R
+// logged an image (restored); without them nothing checks hint bits and the
+// next reader sets them again (harmless). A checksum that happens to match
+// a torn page (1 in 65,536) is not modelled. The simulator keeps the tables' logical contents
+// as the commands left them: only pages, WAL positions and caches crash.
+type crashState struct {
+	// down: crashed and not yet recovered.
+	down bool
+	// The last completed checkpoint: its redo pointer and every fork's size
+	// then (pages past it were added after R). ok: any checkpoint noted.
+	redo  pg.LSN
+	sizes []int
+	ok    bool
+	// fpwOffLSN is the latest insert position at which full_page_writes was seen off.
+	fpwOffLSN pg.LSN
+	// At the crash: when, the end of the WAL that survived, the checkpoint
+	// recovery starts from, and the writes in flight.
+	at                   int64
+	walEnd, walLost      pg.LSN
+	fromRedo             pg.LSN
+	fromSizes            []int
+	torn                 []storage.PageWrite
+	dirtyLost, buffsLost int
+	count                int // crashes so far: seeds each one's sector choice
+	// After recover: the corrupted pages (relation/block) and whether checksums could see them.
+	recovered bool
+	corrupt   []string
+	detected  bool
+	// pending: a crash fired during the last command, not yet reported (PowerFailure).
+	pending bool
+}
+
+// needsImage is XLogRecordAssemble's choice for a page registered with a
+// normal record: a full-page image when full_page_writes is on and the page
+// was last logged at or before the redo pointer (doPageWrites). Hint-bit
+// images (bufmgr.MarkBufferDirtyHint) do not ask it.
+func (c *Cluster) needsImage(pageLSN pg.LSN) bool {
+	return pageLSN <= c.wal.RedoRecPtr() && c.S.Bool("full_page_writes")
+}
+
+// checkpointDone notes a completed checkpoint with redo pointer redo and the
+// forks' sizes at its start.
+func (c *Cluster) checkpointDone(redo pg.LSN, sizes []int) {
+	if c.crash.down {
+		return
+	}
+	c.crash.redo, c.crash.sizes, c.crash.ok = redo, sizes, true
+}
+
+// lastCheckpoint is the redo pointer and sizes recovery would start from now.
+func (c *Cluster) lastCheckpoint() (pg.LSN, []int) {
+	if !c.crash.ok {
+		return c.initialRedo(), nil // initdb's checkpoint: no fork had a page
+	}
+	return c.crash.redo, c.crash.sizes
+}
+
+// initialRedo is the redo pointer initdb leaves.
+func (c *Cluster) initialRedo() pg.LSN { return wal.InitialRedo(c.S.Version) }
+
+// powerFails records the moment of a power loss at time at.
+func (c *Cluster) powerFails(at int64) {
+	cs := &c.crash
+	cs.at = at
+	cs.walEnd = c.wal.FlushLSN()
+	cs.fromRedo, cs.fromSizes = c.lastCheckpoint()
+}
+
+// crashNow completes a power loss noted by powerFails: the writes in flight
+// at its moment become torn, the page cache and shared buffers are lost.
+func (c *Cluster) crashNow() {
+	cs := &c.crash
+	cs.walLost = c.wal.InsertLSN() - cs.walEnd
+	if c.wal.InsertLSN() < cs.walEnd {
+		cs.walLost = 0
+	}
+	cs.dirtyLost = c.storage.DirtyPages()
+	cs.buffsLost = 0
+	for _, r := range c.pool.Contents() {
+		if r.Valid && r.Dirty {
+			cs.buffsLost++
+		}
+	}
+	cs.torn = c.storage.Crash(cs.at)
+	cs.down, cs.recovered, cs.corrupt = true, false, nil
+	cs.count++
+}
+
+// tornSectors is which of a torn page's 16 sectors reached the medium, one bit each.
+func tornSectors(r *pcg) uint16 { return uint16(r.next()) }
+
+// LastCrash reports the last crash, if there was one.
+func (c *Cluster) LastCrash() (CrashReport, bool) {
+	if c.crash.count == 0 {
+		return CrashReport{}, false
+	}
+	return c.crashReport(), true
+}
+
+// Down reports whether the server is down after a crash (until Recover).
+func (c *Cluster) Down() bool { return c.crash.down }
+
+// CrashReport is what a power loss destroyed.
+type CrashReport struct {
+	AtNs             int64  // the simulated moment of the power loss
+	WALEnd           pg.LSN // the WAL is durable up to here
+	WALLost          uint64 // bytes inserted but not flushed
+	DirtyBuffersLost int
+	DirtyOSPagesLost int
+	Torn             []string // relation/block of each page write in flight, torn
+}
+
+func (r CrashReport) String() string {
+	return fmt.Sprintf("power lost at %s ms: WAL durable up to %s (%d bytes not flushed lost); %d dirty buffers and %d dirty OS-cache pages lost; page writes in flight, torn: %d%s",
+		formatMs(r.AtNs), r.WALEnd, r.WALLost, r.DirtyBuffersLost, r.DirtyOSPagesLost, len(r.Torn), tornList(r.Torn))
+}
+
+// formatMs prints nanoseconds as milliseconds with all six decimals.
+func formatMs(ns int64) string { return fmt.Sprintf("%d.%06d", ns/1e6, ns%1e6) }
+
+// tornList names the first torn pages, for the reports.
+func tornList(torn []string) string {
+	const show = 8
+	var names []string
+	for i, w := range torn {
+		if i == show {
+			names = append(names, fmt.Sprintf("… (%d more)", len(torn)-show))
+			break
+		}
+		names = append(names, w)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(names, " ") + ")"
+}
+
+func (c *Cluster) crashReport() CrashReport {
+	cs := &c.crash
+	r := CrashReport{AtNs: cs.at, WALEnd: cs.walEnd, WALLost: uint64(cs.walLost), DirtyBuffersLost: cs.buffsLost, DirtyOSPagesLost: cs.dirtyLost}
+	for _, w := range cs.torn {
+		r.Torn = append(r.Torn, fmt.Sprintf("%s/%d", c.RelName(w.File), w.Block))
+	}
+	return r
+}
+
+// Crash is a power loss now: unflushed WAL, shared buffers and the OS page
+// cache lost, page writes in flight torn.
+func (c *Cluster) Crash() (CrashReport, error) {
+	var r CrashReport
+	err := c.Command("crash", 0, false, func() error {
+		if c.txn.active {
+			return fmt.Errorf("crash: a transaction block is open (commit first)")
+		}
+		c.powerFails(c.now)
+		c.crashNow()
+		r = c.crashReport()
+		return nil
+	})
+	return r, err
+}
+
+// CrashAfterWrites arms a power loss for the moment the n-th data page
+// written to the device from now on starts its write. The call during
+// which it fires runs to its end, but nothing it did after that moment
+// survives: PowerFailure then reports it.
+func (c *Cluster) CrashAfterWrites(n int64) error {
+	return c.Command("crash", 0, false, func() error {
+		if c.txn.active {
+			return fmt.Errorf("crash: a transaction block is open (commit first)")
+		}
+		if n < 1 {
+			return fmt.Errorf("crash: after=writes:%d: expected after=writes:N with N ≥ 1 (the N-th data page written to the device)", n)
+		}
+		c.storage.ArmCrash(n, c.powerFails)
+		return nil
+	})
+}
+
+// afterCommand is the bookkeeping after every command: full_page_writes
+// seen off (recovery cannot count on images past that point), hint images
+// remembered while it is off, and a crash armed by CrashAfterWrites that
+// fired during the command.
+func (c *Cluster) afterCommand() {
+	fpw := c.S.Bool("full_page_writes")
+	if !fpw {
+		c.crash.fpwOffLSN = c.wal.InsertLSN()
+	}
+	// With full_page_writes=off a hint-bit image is the only one a page can
+	// have: the pool remembers them (8 bytes a page hinted).
+	c.pool.TrackHintImages(!fpw)
+	if _, fired := c.storage.Fired(); !fired || c.crash.down {
+		return
+	}
+	c.crashNow()
+	c.crash.pending = true
+}
+
+// PowerFailure reports, once, a crash armed by CrashAfterWrites that fired
+// during the last call.
+func (c *Cluster) PowerFailure() (CrashReport, bool) {
+	if !c.crash.pending {
+		return CrashReport{}, false
+	}
+	c.crash.pending = false
+	return c.crashReport(), true
+}
+
+// RecoveryReport is what crash recovery did.
+type RecoveryReport struct {
+	RedoFrom, RedoTo pg.LSN // the last completed checkpoint's redo pointer, the end of the WAL
+	ReplayedBytes    uint64
+	Torn             []string // the torn pages
+	Untouched        int      // torn pages none of whose sectors were new
+	Whole            int      // all 16 sectors new: a whole version
+	Images           int      // restored from a full-page image
+	Rebuilt          int      // initialised by a record after the redo pointer
+	HintOnly         int      // differing in hint bits only
+	Corrupted        []string // sectors of two versions and no image
+	Checksums        bool     // data_checksums: the corrupted pages fail their checksum
+	RedoLSN          pg.LSN   // the end-of-recovery checkpoint's redo pointer
+}
+
+// Recover is crash recovery (StartupXLOG): redo from the last completed
+// checkpoint's redo pointer, torn pages restored from full-page images
+// where the WAL has one, then the end-of-recovery checkpoint.
+func (c *Cluster) Recover() (*RecoveryReport, error) {
+	cs := &c.crash
+	if !cs.down {
+		return nil, fmt.Errorf("recover: the cluster has not crashed (crash first)")
+	}
+	checksums := c.S.Bool("data_checksums")
+	hintsLogged := c.pool.XLogHintBitIsNeeded()
+	// full_page_writes was on over the whole replayed stretch.
+	fpwOn := c.S.Bool("full_page_writes") && cs.fpwOffLSN <= cs.fromRedo
+	rng := newPCG(c.seed*0x9E3779B97F4A7C15 + uint64(cs.count))
+	rep := &RecoveryReport{RedoFrom: cs.fromRedo, RedoTo: cs.walEnd, Checksums: checksums}
+	cs.corrupt = nil
+	for _, w := range cs.torn {
+		tag := pg.BufferTag{Rel: w.File, Block: w.Block}
+		written := bits.OnesCount16(tornSectors(rng))
+		size := 0
+		if int(w.File) < len(cs.fromSizes) {
+			size = cs.fromSizes[w.File]
+		}
+		hint := c.pool.LastHintImage(tag)
+		name := fmt.Sprintf("%s/%d", c.RelName(w.File), w.Block)
+		rep.Torn = append(rep.Torn, name)
+		switch {
+		case written == 0:
+			rep.Untouched++ // the old version stays whole: redo brings it forward
+		case written == 16:
+			rep.Whole++ // the new version made it whole
+		case int(w.Block) >= size:
+			rep.Rebuilt++
+		case w.LSN <= cs.fromRedo && !hintsLogged:
+			rep.HintOnly++
+		case w.LSN <= cs.fromRedo:
+			// Logged before R, dirtied since only by hint bits: with
+			// checksums or wal_log_hints the first of those logged an image.
+			rep.Images++
+		case fpwOn, hint > cs.fromRedo && hint <= cs.walEnd:
+			rep.Images++
+		default:
+			cs.corrupt = append(cs.corrupt, name)
+		}
+	}
+	rep.Corrupted = append([]string(nil), cs.corrupt...)
+	cs.detected = checksums
+	if cs.walEnd > cs.fromRedo {
+		rep.ReplayedBytes = uint64(cs.walEnd - cs.fromRedo)
+	}
+	// The server comes up: empty pool and page cache, the WAL ending where
+	// the flushed WAL ended, then the end-of-recovery checkpoint.
+	c.pool.CrashReset(cs.walEnd)
+	c.wal.Recovered(cs.walEnd)
+	c.sync = syncScanTable{}
+	c.initFileStale = true
+	c.txn = transaction{} // a transaction open at the crash never committed
+	cs.down, cs.recovered = false, true
+	if _, err := c.checkpoint(); err != nil {
+		return nil, err
+	}
+	c.afterCommand()
+	rep.RedoLSN = c.wal.RedoRecPtr()
+	return rep, nil
+}
+
+// CorruptionReport is what pg_checksums --check finds after recovery.
+type CorruptionReport struct {
+	Pages    []string // relation/block of each corrupted page
+	Detected bool     // data_checksums: they fail their checksum
+}
+
+// Corruption reports the pages recovery left corrupt.
+func (c *Cluster) Corruption() (CorruptionReport, error) {
+	cs := &c.crash
+	if cs.down {
+		return CorruptionReport{}, fmt.Errorf("show corruption: run recover first (which torn pages recovery repairs decides what stays corrupt)")
+	}
+	return CorruptionReport{Pages: append([]string{}, cs.corrupt...), Detected: cs.detected}, nil
+}

@@ -1,0 +1,259 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// # The state the public API works on
+//
+// Package cluster (the typed API) validates a command's arguments, calls the
+// executor below and shapes its results; what it needs of the cluster's
+// state is here: the client's pause, the transaction block, the relation
+// registry, the marks, and the statements themselves.
+
+// SetNotices keeps what opening the cluster said about its settings.
+func (c *Cluster) SetNotices(n []string) { c.notices = n }
+
+// Notices are what opening the cluster said about settings accepted but not simulated.
+func (c *Cluster) Notices() []string { return append([]string(nil), c.notices...) }
+
+// AfterCommand is the bookkeeping after every command (see afterCommand).
+func (c *Cluster) AfterCommand() { c.afterCommand() }
+
+// AdvanceTo lets background processes run up to time t, then sets the clock there.
+func (c *Cluster) AdvanceTo(t int64) { c.advanceTo(t) }
+
+// Pause is the client's pause before a command (costs.InterCommandNs).
+func (c *Cluster) Pause() { c.advanceTo(c.now + costs.InterCommandNs) }
+
+// SetSettings puts new run-time settings in force (SET).
+func (c *Cluster) SetSettings(s *Settings) error {
+	c.S = s
+	c.pool.TrackIOTiming = s.Bool("track_io_timing")
+	return c.applyWALCompression()
+}
+
+// InTransaction reports whether a transaction block is open.
+func (c *Cluster) InTransaction() bool { return c.txn.active }
+
+// BeginBlock is BEGIN.
+func (c *Cluster) BeginBlock() error {
+	if c.txn.active {
+		return fmt.Errorf("begin: there is already a transaction in progress")
+	}
+	c.txn = transaction{active: true, created: map[pg.RelID]bool{}}
+	return nil
+}
+
+// CommitBlock is COMMIT: a commit record if the transaction wrote.
+func (c *Cluster) CommitBlock() error {
+	if !c.txn.active {
+		return fmt.Errorf("commit: there is no transaction in progress")
+	}
+	wrote := c.txn.wrote
+	c.txn = transaction{}
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	c.endStatement(be, wrote)
+	c.finish([]*participant{{be: be}})
+	c.foldWAL(be)
+	return nil
+}
+
+// Restart is a fast shutdown and start: the shutdown checkpoint writes every
+// dirty buffer and logs XLOG_CHECKPOINT_SHUTDOWN (no REDO record, no standby
+// snapshot); the pool comes back empty, on the free list in 15 to 18.
+func (c *Cluster) Restart() error {
+	if c.txn.active {
+		return fmt.Errorf("restart: a transaction block is open (commit first)")
+	}
+	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
+	c.pool.BufferSync(be, true)
+	be.Now = c.storage.SyncAll(be.Now)
+	be.Now = c.wal.ShutdownCheckpoint(be.Now, &be.WAL)
+	c.checkpointDone(c.wal.RedoRecPtr(), c.pool.RelSizes())
+	c.finish([]*participant{{be: be}})
+	c.foldWAL(be)
+	c.pool.Reset()
+	c.sync = syncScanTable{}
+	c.initFileStale = true
+	return nil
+}
+
+// AddTable registers a new table of the shape (CREATE TABLE): its storage in
+// the pool, empty; in a transaction block, a relfilenode of this transaction.
+func (c *Cluster) AddTable(name string, shape heap.Shape) *heap.Relation {
+	id := pg.RelID(len(c.rels))
+	r := heap.NewRelation(id, name, shape)
+	c.rels = append(c.rels, r)
+	c.byName[name] = r
+	if c.txn.active {
+		c.txn.created[id] = true
+	}
+	c.pool.CreateRel(id, 0, true)
+	return r
+}
+
+// AttachTable registers a table over a data file that already holds nblocks
+// empty pages (on disk, in no cache), as a replayed trace's relation is.
+func (c *Cluster) AttachTable(name string, nblocks int) *heap.Relation {
+	id := pg.RelID(len(c.rels))
+	r := heap.NewRelation(id, name, heap.Shape{TupleLen: 28, Fillfactor: 100, PlannerWidth: 4})
+	r.ReservePages(nblocks)
+	for r.NPages() < nblocks {
+		r.AddPage()
+	}
+	c.rels = append(c.rels, r)
+	c.byName[name] = r
+	c.pool.CreateRel(id, nblocks, true)
+	return r
+}
+
+// Truncate is TRUNCATE: the table's buffers and its forks' are invalidated
+// (DropRelationBuffers → InvalidateBuffer: onto the free list in 15 to 18, in
+// 19 left for the clock hand); the new relfilenode has no FSM and no VM.
+func (c *Cluster) Truncate(r *heap.Relation) error {
+	if c.hasIndex(r) {
+		return fmt.Errorf("truncate %s: truncating an indexed table is not modelled yet", r.Name)
+	}
+	c.pool.DropRelBuffers(r.ID)
+	if c.txn.active {
+		c.txn.created[r.ID] = true // a new relfilenode in this transaction
+	}
+	r.Truncate()
+	for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
+		c.pool.DropRelBuffers(c.fork(r, f))
+	}
+	c.fsmUpper.Forget(r.ID)
+	return nil
+}
+
+// KeyIndexesMaintainable refuses a load into a table whose indexes on a key
+// other than id the model cannot maintain.
+func (c *Cluster) KeyIndexesMaintainable(r *heap.Relation) error { return c.keyIndexesMaintainable(r) }
+
+// InsertSelect is INSERT INTO r SELECT … of n rows.
+func (c *Cluster) InsertSelect(r *heap.Relation, n int64) (*StmtResult, error) {
+	return c.insertSelect(r, n)
+}
+
+// CopyFrom is COPY r FROM STDIN [(FREEZE)] of n rows.
+func (c *Cluster) CopyFrom(r *heap.Relation, n int64, freeze bool) (*StmtResult, error) {
+	return c.copyFrom(r, n, freeze)
+}
+
+// AnalyzeTable is ANALYZE r.
+func (c *Cluster) AnalyzeTable(r *heap.Relation) (*StmtResult, error) { return c.analyze(r) }
+
+// SeqScan is SELECT count(*) FROM r, as the planner chooses to run it.
+func (c *Cluster) SeqScan(r *heap.Relation) (*StmtResult, error) { return c.seqScan(r) }
+
+// VacuumTable is VACUUM [FREEZE] r.
+func (c *Cluster) VacuumTable(r *heap.Relation, freeze bool) (*StmtResult, error) {
+	return c.vacuum(r, freeze)
+}
+
+// RunCheckpoint is CHECKPOINT.
+func (c *Cluster) RunCheckpoint() (*StmtResult, error) { return c.checkpoint() }
+
+// EvictRelation is pg_buffercache_evict_relation(r), or with nil _evict_all().
+func (c *Cluster) EvictRelation(r *heap.Relation) (*StmtResult, error) { return c.evict(r) }
+
+// Session is a client session that only pins its catalog pages.
+func (c *Cluster) Session(kind CatalogKind) error { return c.session(kind) }
+
+// CatalogKind is what a session does, for its catalog pins.
+type CatalogKind = catalogKind
+
+// Sessions whose catalog pins the public commands make.
+const (
+	SessionPlain       = catalogSession
+	SessionCheckpoint  = catalogCheckpoint
+	SessionTable       = catalogTable
+	SessionBuffercache = catalogBuffercache
+)
+
+// QuerySession runs a query's session: its catalog pins as a statement of
+// kind (pg_buffercache's query), the clock at its end.
+func (c *Cluster) QuerySession(kind CatalogKind) error {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	if err := c.touchCatalog(be, kind); err != nil {
+		return err
+	}
+	c.finish([]*participant{{be: be}})
+	return nil
+}
+
+// Mark is a remembered WAL position and the counters then.
+type Mark struct {
+	LSN     pg.LSN
+	Changes int64 // logical changes (rows inserted) so far
+	IO      bufmgr.IOStats
+	WAL     wal.Usage
+	StatWAL wal.Usage
+	TimeNs  int64
+}
+
+// SetMark remembers the WAL position and every counter under name.
+func (c *Cluster) SetMark(name string) {
+	c.marks[name] = mark{lsn: c.wal.InsertLSN(), io: c.pool.Stats, wal: c.wal.Total, statWAL: c.statWAL(), time: c.now, changes: c.rowChanges}
+}
+
+// GetMark returns a mark by name.
+func (c *Cluster) GetMark(name string) (Mark, bool) {
+	m, ok := c.marks[name]
+	return Mark{LSN: m.lsn, Changes: m.changes, IO: m.io, WAL: m.wal, StatWAL: m.statWAL, TimeNs: m.time}, ok
+}
+
+// StatWAL is pg_stat_wal as the server reports it (parallel workers' WAL twice).
+func (c *Cluster) StatWAL() wal.Usage { return c.statWAL() }
+
+// RowChanges counts the row changes logical decoding would emit so far.
+func (c *Cluster) RowChanges() int64 { return c.rowChanges }
+
+// Tables lists the user tables in creation order.
+func (c *Cluster) Tables() []*heap.Relation { return c.sortedRels() }
+
+// ForkID is the pool storage of one of r's forks, if it exists.
+func (c *Cluster) ForkID(r *heap.Relation, f pg.ForkNumber) (pg.RelID, bool) {
+	id, ok := c.forks[[2]int{int(r.ID), int(f)}]
+	return id, ok
+}
+
+// IndexRef names one of a table's indexes.
+type IndexRef struct {
+	ID   pg.RelID
+	Name string
+}
+
+// TableIndexes lists r's indexes by name.
+func (c *Cluster) TableIndexes(r *heap.Relation) []IndexRef {
+	var out []IndexRef
+	for _, ix := range c.sortedIndexes(r) {
+		out = append(out, IndexRef{ix.id, ix.name})
+	}
+	return out
+}
+
+// IsIndex reports whether name is an index.
+func (c *Cluster) IsIndex(name string) bool { _, ok := c.indexes[name]; return ok }
+
+// RunClient drives step for be on the scheduler, interleaved with the WAL
+// writer, until it reports done; then the clock moves to be's end and its
+// WAL I/O counts in pg_stat_io.
+func (c *Cluster) RunClient(be *bufmgr.Backend, step func() (bool, error)) error {
+	err := c.run([]*participant{{be: be, step: step}})
+	c.finish([]*participant{{be: be}})
+	c.foldWAL(be)
+	return err
+}
+
+// ClientEvictions is pg_stat_io's evictions by client backends in the normal context.
+func (c *Cluster) ClientEvictions() int64 {
+	return c.pool.Stats.Rel[bufmgr.ClientBackend][strategy.Normal][bufmgr.OpEvictions]
+}
