@@ -4,48 +4,10 @@ import (
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/rng"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 )
-
-// blockSampler is BlockSampler (utils/misc/sampling.c): Knuth's Algorithm S,
-// choosing exactly n of N blocks, in ascending order, each subset equally
-// likely. The random source is the cluster's seeded PRNG, so the blocks are
-// reproducible (PostgreSQL seeds its own at random: which blocks it picks
-// differs run to run, how many never does).
-type blockSampler struct {
-	N, n int // blocks, sample size
-	t, m int // blocks seen, selected
-	rng  *pcg
-}
-
-func newBlockSampler(nblocks, samplesize int, rng *pcg) *blockSampler {
-	return &blockSampler{N: nblocks, n: min(samplesize, nblocks), rng: rng}
-}
-
-func (bs *blockSampler) hasMore() bool { return bs.t < bs.N && bs.m < bs.n }
-
-// next is BlockSampler_Next.
-func (bs *blockSampler) next() pg.BlockNumber {
-	K := bs.N - bs.t // remaining blocks
-	k := bs.n - bs.m // still to select
-	if k >= K {
-		// All the rest are needed.
-		bs.m++
-		bs.t++
-		return pg.BlockNumber(bs.t - 1)
-	}
-	p := 1.0 - float64(k)/float64(K)
-	v := bs.rng.Float64()
-	for v < p {
-		bs.t++
-		K--
-		p *= 1.0 - float64(k)/float64(K)
-	}
-	bs.m++
-	bs.t++
-	return pg.BlockNumber(bs.t - 1)
-}
 
 // analyze runs ANALYZE TABLE (commands/analyze.c do_analyze_rel,
 // acquire_sample_rows): a sample of 300 × default_statistics_target rows
@@ -64,14 +26,14 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 	start := c.now
 	nblocks := rel.NPages()
 	target := 300 * int(c.S.Int("default_statistics_target"))
-	bs := newBlockSampler(nblocks, target, c.rng)
+	bs := rng.NewBlockSampler(nblocks, target, &c.rng.PCG)
 	ringN := c.RingBuffers(strategy.Vacuum)
 	ring := strategy.NewRing(strategy.Vacuum, ringN)
 	cb := func() (pg.BlockNumber, bool) {
-		if !bs.hasMore() {
+		if !bs.HasMore() {
 			return 0, false
 		}
-		return bs.next(), true
+		return pg.BlockNumber(bs.Next()), true
 	}
 	stream := c.newStream(be, ring, rel, true, false, cb)
 	sampled := 0

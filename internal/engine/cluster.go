@@ -26,7 +26,7 @@ type Cluster struct {
 
 	now       int64
 	walwriter walWriter
-	sync      syncScanTable
+	sync      heap.SyncScans
 	rng       *pcg
 	seed      uint64
 	marks     map[string]mark

@@ -69,30 +69,6 @@ func copyLineLen(rel *heap.Relation, id int64) int {
 	return n
 }
 
-// multiInsertLen is the XLOG_HEAP2_MULTI_INSERT record of n tuples of tlen
-// bytes (heap_multi_insert): xl_heap_multi_insert (flags, ntuples; 4 bytes)
-// plus the offsets unless the page is initialised by the record, as main
-// data; as block data each tuple's 7-byte xl_multi_insert_tuple header and its
-// data after the 23-byte tuple header, each entry starting 2-byte aligned.
-func multiInsertLen(n, tlen int, init, image bool, hole int) int {
-	main := 4
-	if !init {
-		main += 2 * n
-	}
-	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber
-	if main < 256 {
-		size += wal.SizeOfShortMainDataHdr
-	} else {
-		size += wal.SizeOfLongMainDataHdr
-	}
-	size += main
-	if image {
-		return size + wal.SizeOfBlockImageHeader + pg.BLCKSZ - hole
-	}
-	entry := 7 + tlen - heap.SizeofHeapTupleHdr
-	return size + (n-1)*((entry+1)&^1) + entry
-}
-
 // copyFrom runs COPY rel FROM STDIN [FREEZE] of n rows (copyfrom.c CopyFrom):
 // rows buffered and flushed by heap_multi_insert through a BulkInsertState,
 // whose BAS_BULKWRITE ring supplies the buffers of new pages and writes dirty
@@ -237,7 +213,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 			if image {
 				nfpi = 1
 			}
-			size := multiInsertLen(k, tlen, empty, image, c.imageHole(be, image, b, rel.Hole(blk)))
+			size := wal.MultiInsertLen(k, tlen, empty, image, c.imageHole(be, image, b, rel.Hole(blk)))
 			vmInRecord := allFrozenSet && c.S.Version >= 19
 			if vmInRecord {
 				// 19: no XLOG_HEAP2_VISIBLE; the multi-insert record registers

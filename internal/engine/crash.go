@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -318,7 +319,7 @@ func (c *Cluster) Recover() (*RecoveryReport, error) {
 	// the flushed WAL ended, then the end-of-recovery checkpoint.
 	c.pool.CrashReset(cs.walEnd)
 	c.wal.Recovered(cs.walEnd)
-	c.sync = syncScanTable{}
+	c.sync = heap.SyncScans{}
 	c.initFileStale = true
 	c.txn = transaction{} // a transaction open at the crash never committed
 	cs.down, cs.recovered = false, true

@@ -67,39 +67,10 @@ func (v *vmPin) pin(c *Cluster, be *bufmgr.Backend, rel *heap.Relation, blk pg.B
 	return nil
 }
 
-// onAccessPrunable reports whether heap_page_prune_opt (pruneheap.c, 19)
-// prunes page blk of rel on access: pd_prune_xid set (the page is not
-// all-visible and has had an insert since it was last pruned) and
-// PageGetHeapFreeSpace below max(the fillfactor reserve, BLCKSZ/10).
-func onAccessPrunable(rel *heap.Relation, blk pg.BlockNumber) bool {
-	f := rel.Flags(blk)
-	if f&heap.PagePrunable == 0 || f&heap.PageAllVisible != 0 {
-		return false
-	}
-	return heapFreeSpace(rel, rel.Tuples(blk)) < pruneMinFree(rel.Shape.Fillfactor)
-}
-
-// heapFreeSpace is PageGetHeapFreeSpace of a page holding n tuples of the
-// relation's shape: pd_upper − pd_lower less a new line pointer, 0 when the
-// page has no line pointer to spare (MaxHeapTuplesPerPage).
-func heapFreeSpace(rel *heap.Relation, n int) int {
-	space := rel.Shape.Hole(n)
-	if space < heap.SizeOfItemID || n >= heap.MaxHeapTuplesPerPage {
-		return 0
-	}
-	return space - heap.SizeOfItemID
-}
-
-// pruneMinFree is heap_page_prune_opt's threshold: the fillfactor's
-// reserve (RelationGetTargetPageFreeSpace), at least BLCKSZ/10.
-func pruneMinFree(fillfactor int) int {
-	return max(pg.BLCKSZ*(100-fillfactor)/100, pg.BLCKSZ/10)
-}
-
 // pruneOnAccess is heap_page_prune_opt for a read-only scan in 19 (nothing
 // before 19) of page blk in buffer b, pinned by be; vm is the scan's VM pin.
 func (c *Cluster) pruneOnAccess(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, vm *vmPin) error {
-	if c.S.Version < 19 || !onAccessPrunable(rel, blk) {
+	if c.S.Version < 19 || !heap.OnAccessPrunable(rel, blk) {
 		return nil
 	}
 	if c.txn.active && c.txn.wrote {

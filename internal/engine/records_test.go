@@ -8,20 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// XLOG_HEAP2_MULTI_INSERT for four 1,832-byte tuples on a new page: 24 (record)
-// + 20 (block reference) + 2 (short main-data header) + 4 (xl_heap_multi_insert,
-// no offsets: the record initialises the page) + 4 × (7 + 1,809) = 7,314 bytes,
-// as pg_waldump shows for COPY on PostgreSQL 15. On a page that already had
-// tuples the 2-byte offsets come too; after a checkpoint an image replaces the data.
-func TestMultiInsertRecord(t *testing.T) {
-	require.Equal(t, 7314, multiInsertLen(4, 1832, true, false, 0))
-	require.Equal(t, 7314+2*4, multiInsertLen(4, 1832, false, false, 0))
-	require.Equal(t, 24+20+2+4+2*1+5+8192-824, multiInsertLen(1, 1832, false, true, 824))
-	// Odd data lengths pad every entry but the last to 2 bytes: 133-byte tuples
-	// carry 110 bytes of data, entries of 117 → 118.
-	require.Equal(t, 24+20+2+4+2*118+117, multiInsertLen(3, 133, true, false, 0))
-}
-
 // The btree CREATE INDEX builds on an int4 column of 1,000,000 rows, as
 // pageinspect shows it on PostgreSQL 15: 367 items on a leaf (366 keys and the
 // high key), 2,733 leaves, 10 internal pages of 285 items (284 downlinks), a

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"math/bits"
-
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -10,119 +8,12 @@ import (
 	"github.com/pgbufsim/pgbufsim/strategy"
 )
 
-// syncScanTable is syncscan.c's shared LRU of scan positions (SYNC_SCAN_NELEM = 20).
-type syncScanTable struct {
-	rels []pg.RelID
-	locs []pg.BlockNumber
-}
-
-const syncScanNElem = 20
-const syncScanReportInterval = 128 * 1024 / pg.BLCKSZ // SYNC_SCAN_REPORT_INTERVAL: 16 blocks
-
-// search is ss_search: find rel's entry (adding it at location 0 if absent) and move it to the front.
-func (t *syncScanTable) search(rel pg.RelID, loc pg.BlockNumber, set bool) pg.BlockNumber {
-	i := 0
-	for ; i < len(t.rels); i++ {
-		if t.rels[i] == rel {
-			break
-		}
-	}
-	if i == len(t.rels) {
-		if len(t.rels) == syncScanNElem {
-			i = len(t.rels) - 1 // reuse the least recently used entry
-		} else {
-			t.rels = append(t.rels, 0)
-			t.locs = append(t.locs, 0)
-		}
-		t.rels[i], t.locs[i] = rel, 0
-	}
-	if set {
-		t.locs[i] = loc
-	}
-	r, l := t.rels[i], t.locs[i]
-	copy(t.rels[1:i+1], t.rels[:i])
-	copy(t.locs[1:i+1], t.locs[:i])
-	t.rels[0], t.locs[0] = r, l
-	return l
-}
-
-// getLocation is ss_get_location.
-func (t *syncScanTable) getLocation(rel pg.RelID, nblocks int) pg.BlockNumber {
-	l := t.search(rel, 0, false)
-	if int(l) >= nblocks {
-		return 0
-	}
-	return l
-}
-
-// report is ss_report_location: only every SYNC_SCAN_REPORT_INTERVAL blocks.
-func (t *syncScanTable) report(rel pg.RelID, blk pg.BlockNumber) {
-	if blk%syncScanReportInterval == 0 {
-		t.search(rel, blk, true)
-	}
-}
-
 // Plan is what the planner decided for a count(*) sequential scan.
 type Plan = planner.SeqScan
 
 // planSeqScan is the planner's choice for SELECT count(*) FROM rel (planner.PlanSeqScan).
 func (c *Cluster) planSeqScan(rel *heap.Relation, nblocks int) Plan {
 	return planner.PlanSeqScan(planner.CostsFrom(c.S), planner.StatsOf(rel, nblocks))
-}
-
-// parallelScan is ParallelBlockTableScanDesc: the shared allocation counter.
-type parallelScan struct {
-	nblocks   int
-	start     pg.BlockNumber
-	nalloc    int
-	syncscan  bool
-	reportEnd bool
-}
-
-// parallelWorkerState is ParallelBlockTableScanWorkerData.
-type parallelWorkerState struct {
-	chunkSize, remaining, nallocated int
-}
-
-// nextPage is table_block_parallelscan_nextpage: chunks of
-// nextpow2(nblocks/2048) blocks (at most 8192), halving over the last 64
-// chunks, handed out from a shared counter; sync-scan positions reported per page.
-func (c *Cluster) nextPage(ps *parallelScan, w *parallelWorkerState, rel pg.RelID) (pg.BlockNumber, bool) {
-	if w.chunkSize == 0 {
-		n := max(ps.nblocks/2048, 1)
-		w.chunkSize = min(1<<bits.Len(uint(n-1)), 8192)
-		if n == 1 {
-			w.chunkSize = 1
-		}
-	}
-	var nalloc int
-	if w.remaining > 0 {
-		w.nallocated++
-		nalloc = w.nallocated
-		w.remaining--
-	} else {
-		if w.chunkSize > 1 && w.nallocated > ps.nblocks-w.chunkSize*64 {
-			w.chunkSize >>= 1
-		}
-		nalloc = ps.nalloc
-		ps.nalloc += w.chunkSize
-		w.nallocated = nalloc
-		if nalloc < ps.nblocks {
-			w.remaining = w.chunkSize - 1
-		}
-	}
-	if nalloc >= ps.nblocks {
-		if ps.syncscan && nalloc == ps.nblocks && !ps.reportEnd {
-			ps.reportEnd = true
-			c.sync.report(rel, ps.start)
-		}
-		return 0, false
-	}
-	page := pg.BlockNumber((nalloc + int(ps.start)) % ps.nblocks)
-	if ps.syncscan {
-		c.sync.report(rel, page)
-	}
-	return page, true
 }
 
 // streamConfig is read_stream_begin_relation's sizing for a scan.
@@ -276,23 +167,23 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	start := c.now
 
 	var ps []*participant
-	var pscan *parallelScan
+	var pscan *heap.ParallelScan
 	if workers > 0 {
-		pscan = &parallelScan{nblocks: nblocks, syncscan: syncscan}
+		pscan = &heap.ParallelScan{NBlocks: nblocks, SyncScan: syncscan}
 		if syncscan {
-			pscan.start = c.sync.getLocation(rel.ID, nblocks)
+			pscan.Start = c.sync.GetLocation(rel.ID, nblocks)
 		}
 	}
 	var serialStart pg.BlockNumber
 	if workers == 0 && syncscan {
-		serialStart = c.sync.getLocation(rel.ID, nblocks)
+		serialStart = c.sync.GetLocation(rel.ID, nblocks)
 	}
 	addParticipant := func(be *bufmgr.Backend) {
 		ring := strategy.NewRing(strategy.BulkRead, ringN)
 		var next func() (pg.BlockNumber, bool)
 		if pscan != nil {
-			w := &parallelWorkerState{}
-			next = func() (pg.BlockNumber, bool) { return c.nextPage(pscan, w, rel.ID) }
+			w := &heap.ParallelWorker{}
+			next = func() (pg.BlockNumber, bool) { return pscan.NextPage(w, &c.sync, rel.ID) }
 		} else {
 			// heapgettup_advance_block for a forward serial scan: from the
 			// start block, wrapping, reporting at look-ahead time (17+).
@@ -310,7 +201,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 					cur = 0
 				}
 				if syncscan {
-					c.sync.report(rel.ID, cur)
+					c.sync.Report(rel.ID, cur)
 				}
 				if cur == serialStart {
 					return 0, false

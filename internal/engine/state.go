@@ -80,7 +80,7 @@ func (c *Cluster) Restart() error {
 	c.finish([]*participant{{be: be}})
 	c.foldWAL(be)
 	c.pool.Reset()
-	c.sync = syncScanTable{}
+	c.sync = heap.SyncScans{}
 	c.initFileStale = true
 	return nil
 }

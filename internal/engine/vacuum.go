@@ -193,7 +193,7 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 		if image {
 			nfpi = 1
 		}
-		lsn, now := c.wal.Insert(be.Now, &be.WAL, freezeRecordLen(c.S.Version, n, image, c.imageHole(be, image, b, rel.Hole(blk))), nfpi)
+		lsn, now := c.wal.Insert(be.Now, &be.WAL, wal.FreezeRecordLen(c.S.Version, n, image, c.imageHole(be, image, b, rel.Hole(blk))), nfpi)
 		be.Now = now
 		c.pool.SetPageLSN(b, lsn)
 	}
@@ -205,34 +205,4 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 	if doFreeze {
 		rel.SetFlags(blk, heap.PageAllFrozen)
 	}
-}
-
-// freezeRecord is the record that freezes n tuples with one plan: its main
-// data and its block data (the part dropped when the page goes in as an image).
-func freezeRecord(v pg.Version, n int) (main, blockData int) {
-	switch {
-	case v >= 17:
-		// XLOG_HEAP2_PRUNE_VACUUM_SCAN: xl_heap_prune (reason, flags) +
-		// snapshotConflictHorizon; block data: nplans + one xlhp_freeze_plan (12) + n offsets.
-		return 2 + 4, 2 + 12 + 2*n
-	case v == 16:
-		// xl_heap_freeze_page (horizon 4, nplans 2, isCatalogRel 1); plans + offsets as block data.
-		return 7, 12 + 2*n
-	default:
-		// 15: xl_heap_freeze_page (cutoff 4, ntuples 2); xl_heap_freeze_tuple (12) per tuple as block data.
-		return 6, 12 * n
-	}
-}
-
-// freezeRecordLen is the freeze record's length for a page of n tuples with
-// the given hole, as an image when image is set (XLogRecordAssemble drops the
-// block data then).
-func freezeRecordLen(v pg.Version, n int, image bool, hole int) int {
-	main, data := freezeRecord(v, n)
-	blockRef := wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber
-	size := wal.SizeOfXLogRecord + blockRef + wal.SizeOfShortMainDataHdr + main
-	if image {
-		return size + wal.SizeOfBlockImageHeader + pg.BLCKSZ - hole
-	}
-	return size + data
 }
