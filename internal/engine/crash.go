@@ -7,47 +7,13 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/recovery"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
-// # Crash and recovery
-//
-// `crash` is a power loss, now or (`crash after=writes:N`) as the N-th data
-// page written to the device from then on starts its write. What survives:
-//
-//   - the WAL flushed by then (XLogFlush before every data page write keeps
-//     every page on disk covered by it); records inserted later are lost;
-//   - each data page as the last completed device write left it. Shared
-//     buffers and the OS page cache, dirty pages included, are gone;
-//   - a write in flight is torn: an 8 kB page is 16 sectors of 512 bytes and
-//     a seeded subset of them reached the medium (the device may persist an
-//     in-flight request's sectors in any order).
-//
-// `recover` is StartupXLOG's crash recovery: redo from the last completed
-// checkpoint's redo pointer R to the end of the surviving WAL. A torn page
-// (some but not all of its sectors new) comes out right when redo rewrites it
-// whole:
-//
-//   - from a full-page image after R (XLogReadBufferForRedo →
-//     RestoreBlockImage). With full_page_writes=on the first change of every
-//     page after R carries one, so a torn version newer than R always has
-//     one. Hint-bit images (XLogSaveBufferForHint, REGBUF_FORCE_IMAGE) are
-//     taken whatever full_page_writes says, so the pool remembers them;
-//   - or from the record that initialised it, for a page added after R
-//     (XLOG_HEAP_INIT_PAGE → XLogInitBufferForRedo; a new btree page comes
-//     whole in its split record or the index build's images).
-//
-// Otherwise redo applies records to a page whose sectors mix two versions:
-// it is corrupt. With data_checksums the mix fails its checksum (what
-// pg_checksums reports; PostgreSQL's redo would stop with "invalid page in
-// block …" on the first record that touches it); without checksums nothing
-// notices. A torn version not newer than R differs from the disk only in
-// hint bits: with checksums or wal_log_hints the first of them after R
-// logged an image (restored); without them nothing checks hint bits and the
-// next reader sets them again (harmless). A checksum that happens to match
-// a torn page (1 in 65,536) is not modelled. The simulator keeps the tables' logical contents
-// as the commands left them: only pages, WAL positions and caches crash.
+// crashState is the power-loss and recovery state: what a crash destroys and
+// what recovery starts from (package recovery says what becomes of a torn page).
 type crashState struct {
 	// down: crashed and not yet recovered.
 	down bool
@@ -281,30 +247,22 @@ func (c *Cluster) Recover() (*RecoveryReport, error) {
 	rng := newPCG(c.seed*0x9E3779B97F4A7C15 + uint64(cs.count))
 	rep := &RecoveryReport{RedoFrom: cs.fromRedo, RedoTo: cs.walEnd, Checksums: checksums}
 	cs.corrupt = nil
+	redo := recovery.Redo{From: cs.fromRedo, To: cs.walEnd, Sizes: cs.fromSizes, FullPageWrites: fpwOn, HintsLogged: hintsLogged}
 	for _, w := range cs.torn {
-		tag := pg.BufferTag{Rel: w.File, Block: w.Block}
 		written := bits.OnesCount16(tornSectors(rng))
-		size := 0
-		if int(w.File) < len(cs.fromSizes) {
-			size = cs.fromSizes[w.File]
-		}
-		hint := c.pool.LastHintImage(tag)
+		hint := c.pool.LastHintImage(pg.BufferTag{Rel: w.File, Block: w.Block})
 		name := fmt.Sprintf("%s/%d", c.RelName(w.File), w.Block)
 		rep.Torn = append(rep.Torn, name)
-		switch {
-		case written == 0:
-			rep.Untouched++ // the old version stays whole: redo brings it forward
-		case written == 16:
-			rep.Whole++ // the new version made it whole
-		case int(w.Block) >= size:
+		switch redo.Fate(w, written, hint) {
+		case recovery.Untouched:
+			rep.Untouched++
+		case recovery.Whole:
+			rep.Whole++
+		case recovery.Rebuilt:
 			rep.Rebuilt++
-		case w.LSN <= cs.fromRedo && !hintsLogged:
+		case recovery.HintOnly:
 			rep.HintOnly++
-		case w.LSN <= cs.fromRedo:
-			// Logged before R, dirtied since only by hint bits: with
-			// checksums or wal_log_hints the first of those logged an image.
-			rep.Images++
-		case fpwOn, hint > cs.fromRedo && hint <= cs.walEnd:
+		case recovery.Image:
 			rep.Images++
 		default:
 			cs.corrupt = append(cs.corrupt, name)
