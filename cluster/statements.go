@@ -354,7 +354,7 @@ func (t *TableSpec) shape() (heap.Shape, int64, error) {
 			return shape, 0, fmt.Errorf("table %s: give tuples_per_page or a row shape (tuple_bytes, columns), not both", name)
 		}
 		// The widest MAXALIGNed tuple of which tpp fit on a page (at the fillfactor).
-		shape.TupleLen = ((pg.BLCKSZ-heap.SizeOfPageHeaderData)/tpp - heap.SizeOfItemID) &^ 7
+		shape.TupleLen = pg.MaxAlignDown((pg.BLCKSZ-heap.SizeOfPageHeaderData)/tpp - heap.SizeOfItemID)
 		shape.PlannerWidth = 36
 		for shape.TupleLen > heap.SizeofHeapTupleHdr+1 && shape.TuplesPerPage() < tpp {
 			shape.TupleLen -= 8
@@ -433,7 +433,7 @@ const (
 
 // relSizeLimit refuses a table that would outgrow either limit.
 func relSizeLimit(rows int64, tuplesPerPage int) error {
-	pages := (rows + int64(tuplesPerPage) - 1) / int64(tuplesPerPage)
+	pages := pg.DivCeil(rows, int64(tuplesPerPage))
 	switch {
 	case rows < 0 || pages > pgMaxRelBlocks:
 		return fmt.Errorf("%d rows need more than PostgreSQL's %d blocks a relation (32TB: block numbers end at 0xFFFFFFFE)", rows, int64(pgMaxRelBlocks))

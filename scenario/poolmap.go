@@ -76,7 +76,7 @@ func PoolMapOf(c *cluster.Cluster) PoolMap {
 	for n > poolMapMaxCells*g {
 		g *= 2
 	}
-	cells := (n + g - 1) / g
+	cells := pg.DivCeil(n, g)
 	letters, legend := relLetters(c)
 	ctl := pool.Control()
 	m := PoolMap{NBuffers: n, Group: g, Hand: ctl.Hand(), Passes: ctl.CompletePasses, FreeList: ctl.FreeListLen()}

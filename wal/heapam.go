@@ -33,7 +33,7 @@ func MultiInsertLen(n, tlen int, init, image bool, hole int) int {
 		return size + SizeOfBlockImageHeader + pg.BLCKSZ - hole
 	}
 	entry := 7 + tlen - sizeofHeapTupleHeader
-	return size + (n-1)*((entry+1)&^1) + entry
+	return size + (n-1)*pg.ShortAlign(entry) + entry
 }
 
 // FreezeRecord is the record that freezes n tuples with one plan: its main

@@ -34,7 +34,7 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 	// Room for the pages the rows will fill (up to 2 TB's worth at once), so
 	// that a large load does not reallocate its per-page state page by page.
 	tpp := int64(rel.Shape.TuplesPerPage())
-	want := int64(rel.NPages()) + min((n+tpp-1)/tpp, 1<<28)
+	want := int64(rel.NPages()) + min(pg.DivCeil(n, tpp), 1<<28)
 	rel.ReservePages(int(want))
 	c.pool.ReserveBlocks(rel.ID, int(want))
 	if n := rel.NPages(); n > 0 {
