@@ -402,7 +402,7 @@ func MeasureCatalog(ctx context.Context, bin string) (prof *CatalogProfile, err 
 	return prof, nil
 }
 
-// WriteGo prints the profile as Go source for the simulator's catalog table.
+// WriteGo prints the profile as Go source for package catalog's table (catalog/pgNN.go).
 func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
 	fmt.Fprintf(w, "// Measured by `pgbufsim catalog-profile` on PostgreSQL %s: %d catalog pages;\n", p.Server, len(p.Pages))
 	fmt.Fprintf(w, "// %d pages not shared between databases were still at usage 5 before the statements ran (pins on them are not seen).\n", p.Masked)
@@ -411,7 +411,7 @@ func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
 	for i := 0; i < len(p.Pages); i += 6 {
 		fmt.Fprintf(w, "//   %s\n", strings.Join(p.Pages[i:min(i+6, len(p.Pages))], " "))
 	}
-	fmt.Fprintf(w, "var catalogPG%d = catalogProfile{\n\tpages: %d,\n\tvacuumWindowHits: %d,\n\ttableGrowthPages: %d,\n\tindexInsertHits: %d,\n\tkinds: map[catalogKind]string{\n", major, len(p.Pages), p.VacuumWindowHits, p.TableGrowthPages, p.IndexInsertHits)
+	fmt.Fprintf(w, "var PG%d = Profile{\n\tPages: %d,\n\tVacuumWindowHits: %d,\n\tTableGrowthPages: %d,\n\tIndexInsertHits: %d,\n\tKinds: map[Kind]string{\n", major, len(p.Pages), p.VacuumWindowHits, p.TableGrowthPages, p.IndexInsertHits)
 	names := make([]string, 0, len(p.Kinds))
 	for n := range p.Kinds {
 		names = append(names, n)
@@ -426,7 +426,7 @@ func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
 				b.WriteByte(byte('0' + c))
 			}
 		}
-		fmt.Fprintf(w, "\t\tcatalog%s: %q,\n", strings.ToUpper(n[:1])+n[1:], strings.TrimRight(b.String(), "0"))
+		fmt.Fprintf(w, "\t\t%s: %q,\n", strings.ToUpper(n[:1])+n[1:], strings.TrimRight(b.String(), "0"))
 	}
 	fmt.Fprintf(w, "\t},\n}\n")
 }

@@ -1,9 +1,8 @@
 package engine
 
 import (
-	"strings"
-
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -13,123 +12,25 @@ import (
 // version, not a buffer-manager mechanism. Each statement runs in a new
 // session, as `psql -c` would.
 
-// catalogKind is what a session does, for its catalog pins.
-type catalogKind uint8
+// The measured profiles live in package catalog; the engine's names for them.
+type catalogKind = catalog.Kind
 
 const (
-	catalogSession     catalogKind = iota // connect and run a trivial command (CHECKPOINT-like utilities)
-	catalogFirst                          // the first session after a start: it rebuilds the relcache init file
-	catalogScan                           // SELECT count(*) FROM t, serial
-	catalogScan1w                         // the same with one parallel worker (leader and worker)
-	catalogInsert                         // INSERT … SELECT generate_series
-	catalogVacuum                         // VACUUM t
-	catalogCheckpoint                     // CHECKPOINT
-	catalogBuffercache                    // the pg_buffercache query of `show buffercache`
-	catalogTable                          // CREATE TABLE (catalog rows written: pages dirtied)
-	catalogCopy                           // COPY … FROM STDIN
-	catalogWorker                         // a parallel worker's own start-up (derived: scan1w − scan)
+	catalogSession     = catalog.Session
+	catalogFirst       = catalog.First
+	catalogScan        = catalog.Scan
+	catalogScan1w      = catalog.Scan1w
+	catalogInsert      = catalog.Insert
+	catalogVacuum      = catalog.Vacuum
+	catalogCheckpoint  = catalog.Checkpoint
+	catalogBuffercache = catalog.Buffercache
+	catalogTable       = catalog.Table
+	catalogCopy        = catalog.Copy
+	catalogWorker      = catalog.Worker
 )
 
-// catalogProfile gives, per kind, the pins on each catalog page as a string:
-// a digit is how often page i is pinned, a letter a–f the same 0–5 pins on a
-// page the session also dirties; a missing tail is 0.
-type catalogProfile struct {
-	pages int
-	kinds map[catalogKind]string
-	// vacuumWindowHits is how many catalog pins VACUUM makes inside the window
-	// VACUUM VERBOSE counts (measured as an empty table's hits; one of them is
-	// the pg_class page, which the model pins itself).
-	vacuumWindowHits int
-	// tableGrowthPages: each CREATE TABLE after the first dirties this many
-	// catalog pages no earlier one did (the catalogs grow onto new pages).
-	tableGrowthPages int
-	// indexInsertHits: catalog pins a session's first index insertion makes
-	// inside the statement (looking up the btree's support functions).
-	indexInsertHits int
-}
-
-// catalogPG18 is taken from the PostgreSQL 18 reference runs' usage counts
-// right after pg_buffercache_evict_all() and the query that followed it:
-// 225 pages pinned 43×1, 58×2, 19×3, 17×4, 88×5 (724 pins, against the 738
-// hits+reads pg_stat_io counted for that query), the same for every
-// statement; a parallel worker pins 50 of them 4 times and 15 of its own 5
-// times (the reference workers counted 272–283 hits each; "(other)" grew to
-// 240–242 once workers had run). No "first session" or utility profile was
-// measured on 18.
-var catalogPG18 = func() catalogProfile {
-	leader := strings.Repeat("5", 88) + strings.Repeat("4", 17) + strings.Repeat("3", 19) + strings.Repeat("2", 58) + strings.Repeat("1", 43)
-	worker := strings.Repeat("4", 50) + strings.Repeat("0", 175) + strings.Repeat("5", 15)
-	return catalogProfile{pages: 240, kinds: map[catalogKind]string{
-		catalogScan: leader, catalogInsert: leader, catalogCopy: leader, catalogVacuum: leader, catalogBuffercache: leader, catalogWorker: worker,
-	}}
-}()
-
-// catalogFor picks the measured profile nearest the version: 15's for 15–17
-// (16 and 17 have not been measured yet), 18's for 18 and 19 (19 has not
-// been measured: catalog_pins=off leaves the catalog out).
-func catalogFor(v pg.Version) *catalogProfile {
-	if v >= 18 {
-		return &catalogPG18
-	}
-	return &catalogPG15
-}
-
-func init() {
-	// A worker's own pins: the one-worker scan less the serial scan.
-	p := &catalogPG15
-	p.kinds[catalogWorker] = encodePins(subPins(decodePins(p.kinds[catalogScan1w]), decodePins(p.kinds[catalogScan])))
-}
-
-// catalogPin is one page's pins in a session, and whether the session dirties it.
-type catalogPin struct {
-	n     int
-	dirty bool
-}
-
-func decodePins(s string) []catalogPin {
-	out := make([]catalogPin, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 'a' {
-			out[i] = catalogPin{int(s[i] - 'a'), true}
-		} else {
-			out[i] = catalogPin{int(s[i] - '0'), false}
-		}
-	}
-	return out
-}
-
-func encodePins(p []catalogPin) string {
-	b := make([]byte, len(p))
-	for i, c := range p {
-		if c.dirty {
-			b[i] = byte('a' + c.n)
-		} else {
-			b[i] = byte('0' + c.n)
-		}
-	}
-	return string(b)
-}
-
-// addPins sums two sessions' pins; subPins is what a has beyond b (never below 0).
-func addPins(a, b []catalogPin) []catalogPin {
-	out := make([]catalogPin, max(len(a), len(b)))
-	copy(out, a)
-	for i, c := range b {
-		out[i].n += c.n
-		out[i].dirty = out[i].dirty || c.dirty
-	}
-	return out
-}
-
-func subPins(a, b []catalogPin) []catalogPin {
-	out := make([]catalogPin, len(a))
-	copy(out, a)
-	for i := 0; i < len(out) && i < len(b); i++ {
-		out[i].n = max(0, out[i].n-b[i].n)
-		out[i].dirty = out[i].dirty && !b[i].dirty
-	}
-	return out
-}
+// catalogFor is the profile the version runs with (catalog.For).
+func catalogFor(v pg.Version) *catalog.Profile { return catalog.For(v) }
 
 // touchCatalog pins and releases the catalog pages of a session doing kind.
 // They count in pg_stat_io but not in the statement's EXPLAIN counters (they
@@ -154,21 +55,21 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 		be.Buf, be.WAL = saved, savedWAL
 	}()
 	prof := catalogFor(c.S.Version)
-	pins := decodePins(prof.kinds[kind])
+	pins := catalog.Decode(prof.Kinds[kind])
 	if c.txn.active && kind != catalogWorker {
 		if c.txn.started {
 			// The block's session is open: only what this command adds to a plain session's.
-			pins = subPins(pins, decodePins(prof.kinds[catalogSession]))
+			pins = catalog.Sub(pins, catalog.Decode(prof.Kinds[catalogSession]))
 		}
 		c.txn.started = true
 	}
 	first := false
 	if c.initFileStale && kind != catalogWorker {
 		c.initFileStale = false
-		if f, ok := prof.kinds[catalogFirst]; ok {
+		if f, ok := prof.Kinds[catalogFirst]; ok {
 			first = true
 			// The first session's pins, plus what this statement adds to a plain session's.
-			pins = addPins(decodePins(f), subPins(pins, decodePins(prof.kinds[catalogSession])))
+			pins = catalog.Add(catalog.Decode(f), catalog.Sub(pins, catalog.Decode(prof.Kinds[catalogSession])))
 		}
 	}
 	if c.catalogHinted == nil {
@@ -176,12 +77,12 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 	}
 	for blk, p := range pins {
 		tag := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}
-		for k := 0; k < p.n || (k == 0 && p.dirty); k++ {
+		for k := 0; k < p.N || (k == 0 && p.Dirty); k++ {
 			b, _, err := c.pool.ReadBuffer(be, tag, nil)
 			if err != nil {
 				return err
 			}
-			if p.dirty && k == 0 {
+			if p.Dirty && k == 0 {
 				if kind == catalogTable {
 					c.pool.MarkBufferDirty(be, b)
 					c.pool.SetPageLSN(b, c.wal.InsertLSN())
@@ -194,12 +95,12 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 		}
 	}
 	// The page holding the scenario's pg_class rows (one past the profile's pages).
-	rowsPage := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(prof.pages)}
+	rowsPage := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(prof.Pages)}
 	switch {
 	case kind == catalogTable:
 		// The catalog pages this table's rows land on beyond the profile's.
-		for i := 0; i < prof.tableGrowthPages && c.tablesCreated > 0; i++ {
-			blk := pg.BlockNumber(prof.pages + 1 + (c.tablesCreated-1)*prof.tableGrowthPages + i)
+		for i := 0; i < prof.TableGrowthPages && c.tablesCreated > 0; i++ {
+			blk := pg.BlockNumber(prof.Pages + 1 + (c.tablesCreated-1)*prof.TableGrowthPages + i)
 			if int(blk) >= c.pool.NBlocks(pg.CatalogRel) {
 				c.pool.ExtendOnDisk(be.Now, pg.CatalogRel, int(blk)+1)
 			}
@@ -238,22 +139,22 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 // page, which the model pins itself.
 func (c *Cluster) vacuumWindowPins(be *bufmgr.Backend) error {
 	prof := catalogFor(c.S.Version)
-	return c.windowPins(be, catalogVacuum, prof.vacuumWindowHits-1)
+	return c.windowPins(be, catalogVacuum, prof.VacuumWindowHits-1)
 }
 
 // indexInsertPins pins, inside the statement, the catalog pages of a
 // session's first index insertion (the btree's support functions looked up).
 func (c *Cluster) indexInsertPins(be *bufmgr.Backend) error {
 	prof := catalogFor(c.S.Version)
-	return c.windowPins(be, catalogInsert, prof.indexInsertHits)
+	return c.windowPins(be, catalogInsert, prof.IndexInsertHits)
 }
 
 // windowPins makes n catalog pins counted in the statement, on the most
 // pinned pages of kind's profile.
 func (c *Cluster) windowPins(be *bufmgr.Backend, kind catalogKind, n int) error {
-	pins := decodePins(catalogFor(c.S.Version).kinds[kind])
+	pins := catalog.Decode(catalogFor(c.S.Version).Kinds[kind])
 	for blk := 0; blk < len(pins) && n > 0; blk++ {
-		for k := 0; k < pins[blk].n && n > 0; k++ {
+		for k := 0; k < pins[blk].N && n > 0; k++ {
 			if err := c.readRelease(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}); err != nil {
 				return err
 			}

@@ -106,9 +106,9 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	c := &Cluster{S: s, pool: p, wal: w, storage: st, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
 		rng: newPCG(seed), seed: seed, marks: map[string]mark{}, initFileStale: true}
 	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
-	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).pages+1, true)
+	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).Pages+1, true)
 	// initdb wrote the catalog: its pages are in the page cache.
-	st.Preload(pg.CatalogRel, catalogFor(s.Version).pages+1)
+	st.Preload(pg.CatalogRel, catalogFor(s.Version).Pages+1)
 	c.walwriter.next = s.Int("wal_writer_delay")
 	p.TrackIOTiming = s.Bool("track_io_timing")
 	if err := c.applyWALCompression(); err != nil {

@@ -140,7 +140,7 @@ func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblo
 // logged before the redo pointer). The simulated catalog keeps the user
 // tables' rows on one page, just past the pinned catalog pages.
 func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
-	blk := pg.BlockNumber(catalogFor(c.S.Version).pages)
+	blk := pg.BlockNumber(catalogFor(c.S.Version).Pages)
 	b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
 	if err != nil {
 		return err
