@@ -24,6 +24,10 @@ import (
 	"github.com/cockroachdb/datadriven"
 )
 
+// Arg is one argument of a command line: a word, key=value or key=(a, b)
+// (datadriven's CmdArg: the scenario language is datadriven's syntax).
+type Arg = datadriven.CmdArg
+
 // Step is one command of a scenario.
 type Step struct {
 	Line     int // 1-based line of the command

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cockroachdb/datadriven"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -32,7 +31,7 @@ type step struct {
 	line int
 	text string // as shown in the report
 	cmd  string
-	args []datadriven.CmdArg
+	args []scenario.Arg
 	sim  any // the simulator's JSON result
 
 	lsnBefore, lsnAfter pg.LSN    // the simulator's WAL insert position around the command
@@ -135,7 +134,7 @@ func rewrite(f *scenario.File, major int) ([]step, []string, error) {
 		s := step{line: st.Line, text: st.Text, cmd: st.Cmd, args: st.Args}
 		switch st.Cmd {
 		case "cluster":
-			var args []datadriven.CmdArg
+			var args []scenario.Arg
 			for _, a := range st.Args {
 				if a.Key == "version" {
 					if len(a.Vals) == 1 && a.Vals[0] != strconv.Itoa(major) {
@@ -145,7 +144,7 @@ func rewrite(f *scenario.File, major int) ([]step, []string, error) {
 				}
 				args = append(args, a)
 			}
-			s.args = append([]datadriven.CmdArg{{Key: "version", Vals: []string{strconv.Itoa(major)}}}, args...)
+			s.args = append([]scenario.Arg{{Key: "version", Vals: []string{strconv.Itoa(major)}}}, args...)
 		case "evict":
 			if major < 17 && len(st.Args) == 1 && st.Args[0].Key == "all" {
 				s.cmd, s.args, s.text = "restart", nil, "restart (for: "+st.Text+")"
@@ -153,7 +152,7 @@ func rewrite(f *scenario.File, major int) ([]step, []string, error) {
 			}
 		case "scan":
 			n := 1
-			var rest []datadriven.CmdArg
+			var rest []scenario.Arg
 			for _, a := range st.Args {
 				if a.Key == "repeat" && len(a.Vals) == 1 {
 					v, err := strconv.Atoi(a.Vals[0])
