@@ -225,7 +225,7 @@ func TestV19Examples(t *testing.T) {
 // page of t before the checkpoint (no images: their LSNs are past the redo
 // pointer then); VACUUM after the checkpoint finds nothing to hint. 18 does
 // not freeze, but its XLOG_HEAP2_VISIBLE registers the heap page with an
-// image under checksums (log_heap_visible; verify/testdata/pg15/20-*): per
+// image under checksums (log_heap_visible; verify/testdata/suite/20-*): per
 // page 59 + 5 + (8,192 − 24) = 8,232, so 823,200 + the VM image 8,197 +
 // pg_class 5,861 = 837,258 bytes. 19 freezes, and the frozen page goes in as
 // an image: per page 24 + 20 + 5 + (8,192 − 24) + VM ref 8 + 2 + 2 + 4 =
