@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/sim"
 )
@@ -36,6 +37,7 @@ type runner struct {
 	clusterSeen    bool
 	planDir        string // Options.PlanDir
 	settingsSaved  bool
+	simMarks       map[string]bufmgr.IOStats // the simulator's pg_stat_io at each mark
 }
 
 // action runs one step on the server and adds its rows to the report.
@@ -44,6 +46,7 @@ type action func(ctx context.Context, st *step) error
 type realMark struct {
 	lsn pg.LSN
 	wal walStats
+	io  ioStats // pg_stat_io (16+)
 }
 
 // walStats is pg_stat_wal.
@@ -189,7 +192,10 @@ func (r *runner) translate(st *step) (action, error) {
 		case "settings":
 			return func(context.Context, *step) error { return nil }, nil
 		case "io":
-			return nil, fmt.Errorf("%s: no SQL translation yet: pg_stat_io (16+) is not compared by verify", lineText(st))
+			if major < 16 {
+				return nil, fmt.Errorf("%s: no SQL translation on PostgreSQL %d: pg_stat_io is new in 16", lineText(st), major)
+			}
+			return r.actShowIO, nil
 		case "replication":
 			return nil, fmt.Errorf("%s: no SQL translation: verify starts no replica, archive or backup", lineText(st))
 		}
@@ -743,14 +749,30 @@ func (r *runner) actIndexScan(ctx context.Context, st *step) error {
 func (r *runner) actMark(ctx context.Context, st *step) error {
 	var m realMark
 	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
-		if m.wal, err = walStatsNow(ctx, conn); err != nil {
-			return err
-		}
-		m.lsn, err = insertLSN(ctx, conn)
+		m, err = r.markNow(ctx, conn)
 		return err
 	})
 	r.marks[st.args[0].Key] = m
+	if r.simMarks == nil {
+		r.simMarks = map[string]bufmgr.IOStats{}
+	}
+	r.simMarks[st.args[0].Key] = st.io
 	return err
+}
+
+// markNow is what a mark (and show wal) reads: pg_stat_wal, the insert
+// LSN, and on 16+ pg_stat_io — the "session" the catalog profile measures.
+func (r *runner) markNow(ctx context.Context, conn *pgx.Conn) (m realMark, err error) {
+	if m.wal, err = walStatsNow(ctx, conn); err != nil {
+		return m, err
+	}
+	if m.lsn, err = insertLSN(ctx, conn); err != nil {
+		return m, err
+	}
+	if r.srv.Major >= 16 {
+		m.io, err = statIONow(ctx, conn, r.srv.Major)
+	}
+	return m, err
 }
 
 // actShowWAL compares WAL since a mark: pg_stat_wal differences and the LSN distance.
@@ -766,18 +788,15 @@ func (r *runner) actShowWAL(ctx context.Context, st *step) error {
 		r.rep.Notes = append(r.rep.Notes, fmt.Sprintf("line %d: show wal without since=MARK is not compared (the server's counters include initdb)", st.line))
 		return r.session(ctx, func(*pgx.Conn) error { return nil })
 	}
-	var w walStats
-	var lsn pg.LSN
+	var now realMark
 	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
-		if w, err = walStatsNow(ctx, conn); err != nil {
-			return err
-		}
-		lsn, err = insertLSN(ctx, conn)
+		now, err = r.markNow(ctx, conn)
 		return err
 	})
 	if err != nil {
 		return err
 	}
+	w, lsn := now.wal, now.lsn
 	// pg_stat_wal counts parallel workers' WAL twice (the simulator's stat_*
 	// figures do too), so it follows how the pages split between leader and
 	// workers: a matter of timing. Each statement's own WAL is compared exactly
