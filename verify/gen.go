@@ -2,8 +2,9 @@ package verify
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
+
+	"github.com/pgbufsim/pgbufsim/internal/rng"
 )
 
 // GenOptions bound the random scenarios.
@@ -23,20 +24,30 @@ type GenOptions struct {
 // and index scans, ending with the buffer cache, the WAL since the first
 // mark, the visibility map and (16+) pg_stat_io.
 func Generate(seed uint64, o GenOptions) string {
-	r := rand.New(rand.NewPCG(seed, 0x70676275667369))
-	g := &gen{r: r, v: o.Version}
+	r := &gen{r: rng.New(seed ^ 0x70676275667369), v: o.Version}
+	g := r
 	maxPool := o.MaxPoolMB
 	if maxPool <= 0 || maxPool > 256 {
 		maxPool = 256
 	}
-	var pools []int
-	for _, p := range []int{16, 32, 64, 128, 256} {
+	// Small pools more often: a 256MB pool's tables take a while to load.
+	var pools, weights []int
+	total := 0
+	for i, p := range []int{16, 32, 64, 128, 256} {
 		if p <= maxPool {
-			pools = append(pools, p)
+			w := []int{35, 25, 18, 12, 10}[i]
+			pools, weights = append(pools, p), append(weights, w)
+			total += w
 		}
 	}
-	// Small pools more often: a 256MB pool's tables take a while to load.
-	pool := pools[min(len(pools)-1, int(r.ExpFloat64()*0.9))]
+	pool := pools[0]
+	for i, x := 0, r.IntN(total); i < len(pools); i++ {
+		if x < weights[i] {
+			pool = pools[i]
+			break
+		}
+		x -= weights[i]
+	}
 	nbuf := pool * 128
 	cks := g.coin()
 	wlh := !cks && g.coin()
@@ -45,7 +56,7 @@ func Generate(seed uint64, o GenOptions) string {
 	if wlh {
 		g.b.WriteString(" wal_log_hints=on")
 	}
-	if g.r.IntN(4) == 0 {
+	if g.IntN(4) == 0 {
 		g.b.WriteString(" max_parallel_workers_per_gather=0")
 	}
 	g.b.WriteString("\n")
@@ -85,7 +96,7 @@ func Generate(seed uint64, o GenOptions) string {
 			fmt.Fprintf(&g.b, "copy %s freeze\ncommit\n", name)
 		}
 		t := tbl{name: name, rows: pages * shape.perPage}
-		if shape.perPage > 4 && g.r.IntN(3) == 0 {
+		if shape.perPage > 4 && g.IntN(3) == 0 {
 			fmt.Fprintf(&g.b, "index %s_id on=%s key=id\n", name, name)
 			t.indexed = true
 		}
@@ -141,12 +152,15 @@ func Generate(seed uint64, o GenOptions) string {
 }
 
 type gen struct {
-	r *rand.Rand
+	r *rng.PCG
 	v int
 	b strings.Builder
 }
 
-func (g *gen) coin() bool { return g.r.IntN(2) == 0 }
+// IntN is uniform in [0, n).
+func (g *gen) IntN(n int) int { return int(g.r.Uint64n(uint64(n))) }
+
+func (g *gen) coin() bool { return g.IntN(2) == 0 }
 
 func onOff(b bool) string {
 	if b {
