@@ -520,14 +520,26 @@ func (r *runner) actCopy(ctx context.Context, st *step) error {
 	if err != nil {
 		return err
 	}
-	r.rep.add(st, "relation pages", st.pages, pages, exact)
+	// From 16 on COPY extends the table by several pages at a time
+	// (RelationAddBlocks in hio.c, with the BulkInsertState: as many as the
+	// batch needs, then as many as it extended by before, up to 64), and
+	// the last extension's pages that no tuple reached stay empty: the
+	// table ends 1–9 pages longer than its tuples need, and those pages'
+	// FSM and images follow. The simulator extends one page at a time (not
+	// modelled yet), so on 16+ these figures are shown, not judged.
+	pagesTol, recTol := exact, exact
+	if r.srv.Major >= 16 {
+		bulk := Tol{Info: true, Why: "16+: COPY's bulk relation extension (RelationAddBlocks) is not modelled"}
+		pagesTol, recTol = bulk, bulk
+	}
+	r.rep.add(st, "relation pages", st.pages, pages, pagesTol)
 	if !inBlock {
 		d, err := r.srv.WALDumpRel(ctx, lsn0, lsn1, filenode)
 		if err != nil {
 			return err
 		}
-		r.rep.add(st, "WAL records on the table", simInt(st.sim, "wal_records"), d.Records, exact)
-		r.rep.add(st, "WAL fpi on the table", simInt(st.sim, "wal_fpi"), d.FPI, exact)
+		r.rep.add(st, "WAL records on the table", simInt(st.sim, "wal_records"), d.Records, recTol)
+		r.rep.add(st, "WAL fpi on the table", simInt(st.sim, "wal_fpi"), d.FPI, recTol)
 		r.rep.add(st, "WAL bytes on the table", simInt(st.sim, "wal_bytes"), d.Bytes, r.walBytesTol())
 	}
 	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(lsn1-lsn0), Tol{Pct: 1})
