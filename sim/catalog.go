@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"strings"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -48,25 +47,9 @@ type catalogProfile struct {
 	indexInsertHits int
 }
 
-// catalogPG18 is taken from the PostgreSQL 18 reference runs' usage counts
-// right after pg_buffercache_evict_all() and the query that followed it:
-// 225 pages pinned 43×1, 58×2, 19×3, 17×4, 88×5 (724 pins, against the 738
-// hits+reads pg_stat_io counted for that query), the same for every
-// statement; a parallel worker pins 50 of them 4 times and 15 of its own 5
-// times (the reference workers counted 272–283 hits each; "(other)" grew to
-// 240–242 once workers had run). No "first session" or utility profile was
-// measured on 18.
-var catalogPG18 = func() catalogProfile {
-	leader := strings.Repeat("5", 88) + strings.Repeat("4", 17) + strings.Repeat("3", 19) + strings.Repeat("2", 58) + strings.Repeat("1", 43)
-	worker := strings.Repeat("4", 50) + strings.Repeat("0", 175) + strings.Repeat("5", 15)
-	return catalogProfile{pages: 240, kinds: map[catalogKind]string{
-		catalogScan: leader, catalogInsert: leader, catalogCopy: leader, catalogVacuum: leader, catalogBuffercache: leader, catalogWorker: worker,
-	}}
-}()
-
 // catalogFor picks the measured profile nearest the version: 15's for 15–17
-// (16 and 17 have not been measured yet), 18's for 18 and 19 (19 has not
-// been measured: catalog_pins=off leaves the catalog out).
+// (16 and 17 have not been measured yet), 18's for 18 and 19 (19 not
+// measured yet; catalog_pins=off leaves the catalog out).
 func catalogFor(v pg.Version) *catalogProfile {
 	if v >= 18 {
 		return &catalogPG18
@@ -76,8 +59,9 @@ func catalogFor(v pg.Version) *catalogProfile {
 
 func init() {
 	// A worker's own pins: the one-worker scan less the serial scan.
-	p := &catalogPG15
-	p.kinds[catalogWorker] = encodePins(subPins(decodePins(p.kinds[catalogScan1w]), decodePins(p.kinds[catalogScan])))
+	for _, p := range []*catalogProfile{&catalogPG15, &catalogPG18} {
+		p.kinds[catalogWorker] = encodePins(subPins(decodePins(p.kinds[catalogScan1w]), decodePins(p.kinds[catalogScan])))
+	}
 }
 
 // catalogPin is one page's pins in a session, and whether the session dirties it.
