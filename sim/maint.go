@@ -74,8 +74,10 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 		for int(next) < nblocks {
 			blk := next
 			next++
-			// All-visible pages are skipped (the 32-page SKIP_PAGES_THRESHOLD is not modelled).
-			if rel.Flags(blk)&heap.PageAllVisible != 0 && !freeze {
+			// All-visible pages are skipped, all-frozen ones by an aggressive
+			// VACUUM FREEZE too: models lazy_scan_skip (vacuumlazy.c; the
+			// 32-page SKIP_PAGES_THRESHOLD is not modelled).
+			if f := rel.Flags(blk); f&heap.PageAllVisible != 0 && !freeze || f&heap.PageAllFrozen != 0 {
 				continue
 			}
 			return blk, true
