@@ -31,11 +31,8 @@ func catalogKinds(major int) []struct {
 	sql  []string
 } {
 	noPar := "SET max_parallel_workers_per_gather = 0"
-	// a mark's session (markNow): pg_stat_io too from 16 on
+	// a mark's session (markNow; pg_stat_io is read too only in scenarios that show it)
 	session := []string{sqlClearSnapshot, sqlStatWAL, sqlInsertLSN}
-	if major >= 16 {
-		session = append(session, sqlStatIO(major))
-	}
 	return []struct {
 		name string
 		sql  []string

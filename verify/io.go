@@ -108,13 +108,8 @@ func (r *runner) actShowIO(ctx context.Context, st *step) error {
 	}
 	var now ioStats
 	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
-		if _, err = walStatsNow(ctx, conn); err != nil {
-			return err
-		}
-		if _, err = insertLSN(ctx, conn); err != nil {
-			return err
-		}
-		now, err = statIONow(ctx, conn, r.srv.Major)
+		m, err := r.markNow(ctx, conn)
+		now = m.io
 		return err
 	})
 	if err != nil {

@@ -38,6 +38,7 @@ type runner struct {
 	planDir        string // Options.PlanDir
 	settingsSaved  bool
 	simMarks       map[string]bufmgr.IOStats // the simulator's pg_stat_io at each mark
+	showsIO        bool                      // the scenario has a show io (16+): marks read pg_stat_io
 }
 
 // action runs one step on the server and adds its rows to the report.
@@ -195,6 +196,7 @@ func (r *runner) translate(st *step) (action, error) {
 			if major < 16 {
 				return nil, fmt.Errorf("%s: no SQL translation on PostgreSQL %d: pg_stat_io is new in 16", lineText(st), major)
 			}
+			r.showsIO = true
 			return r.actShowIO, nil
 		case "replication":
 			return nil, fmt.Errorf("%s: no SQL translation: verify starts no replica, archive or backup", lineText(st))
@@ -794,8 +796,11 @@ func (r *runner) actMark(ctx context.Context, st *step) error {
 	return err
 }
 
-// markNow is what a mark (and show wal) reads: pg_stat_wal, the insert
-// LSN, and on 16+ pg_stat_io — the "session" the catalog profile measures.
+// markNow is what a mark (and show wal) reads: pg_stat_wal and the insert
+// LSN — the "session" the catalog profile measures — and, only in a
+// scenario that shows pg_stat_io (16+), pg_stat_io, whose catalog lookups
+// the profile does not include (so other scenarios' sessions are exactly
+// the profiled ones).
 func (r *runner) markNow(ctx context.Context, conn *pgx.Conn) (m realMark, err error) {
 	if m.wal, err = walStatsNow(ctx, conn); err != nil {
 		return m, err
@@ -803,7 +808,7 @@ func (r *runner) markNow(ctx context.Context, conn *pgx.Conn) (m realMark, err e
 	if m.lsn, err = insertLSN(ctx, conn); err != nil {
 		return m, err
 	}
-	if r.srv.Major >= 16 {
+	if r.showsIO {
 		m.io, err = statIONow(ctx, conn, r.srv.Major)
 	}
 	return m, err
