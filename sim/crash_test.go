@@ -102,8 +102,8 @@ func TestShowCorruptionJSON(t *testing.T) {
 // sequence runs twice with identical output.
 func TestCrashFullPageWritesProtect(t *testing.T) {
 	// 200 sequences (under 2 s): with PostgreSQL 18's measured catalog
-	// profile the first sequence with full_page_writes=off that tears a
-	// page beyond repair comes after 120.
+	// profile the first 60 had no full_page_writes=off crash that tore a
+	// page beyond repair.
 	seqs := 200
 	offCorrupt := 0
 	for s := 0; s < seqs; s++ {
