@@ -48,10 +48,13 @@ type catalogProfile struct {
 }
 
 // catalogFor picks the measured profile nearest the version: 15's for 15–17
-// (16 and 17 have not been measured yet), 18's for 18 and 19 (19 not
-// measured yet; catalog_pins=off leaves the catalog out).
+// (16 and 17 have not been measured yet), 18's for 18 and 19's for 19
+// (catalog_pins=off leaves the catalog out).
 func catalogFor(v pg.Version) *catalogProfile {
-	if v >= 18 {
+	switch {
+	case v >= 19:
+		return &catalogPG19
+	case v >= 18:
 		return &catalogPG18
 	}
 	return &catalogPG15
@@ -59,7 +62,7 @@ func catalogFor(v pg.Version) *catalogProfile {
 
 func init() {
 	// A worker's own pins: the one-worker scan less the serial scan.
-	for _, p := range []*catalogProfile{&catalogPG15, &catalogPG18} {
+	for _, p := range []*catalogProfile{&catalogPG15, &catalogPG18, &catalogPG19} {
 		p.kinds[catalogWorker] = encodePins(subPins(decodePins(p.kinds[catalogScan1w]), decodePins(p.kinds[catalogScan])))
 	}
 }
