@@ -174,15 +174,21 @@ const pgClassRowData = 140
 // XLOG_HEAP_INPLACE with its image). A workload input, like the catalog pins.
 const pgClassPageHole = 2384
 
-// pgClassPageHole18 is the same on PostgreSQL 18 (and 19, not measured
-// apart): 5,116 bytes, the hole of the image in the first VACUUM's
-// XLOG_HEAP_INPLACE on 18beta1 with one table (pg_waldump: "hole: offset:
-// 212, length: 5116"; 18's initdb leaves that pg_class page emptier).
-const pgClassPageHole18 = 5116
+// pgClassPageHole18 and pgClassPageHole19 are the same on PostgreSQL 18
+// and 19: the hole of the image in the first VACUUM's XLOG_HEAP_INPLACE with
+// one table, as pg_waldump shows it ("hole: offset: 212, length: 5116" on
+// 18beta1, "length: 3516" on 19beta1, whose initdb fills that page more).
+const (
+	pgClassPageHole18 = 5116
+	pgClassPageHole19 = 3516
+)
 
 // pgClassHole is pgClassPageHole for the version.
 func pgClassHole(v pg.Version) int {
-	if v >= 18 {
+	switch {
+	case v >= 19:
+		return pgClassPageHole19
+	case v >= 18:
 		return pgClassPageHole18
 	}
 	return pgClassPageHole

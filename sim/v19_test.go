@@ -122,11 +122,12 @@ scan s
 //   - VACUUM, 18: per page XLOG_HEAP2_VISIBLE 24 + VM ref (4 + 12 + 4) + heap
 //     ref (4 + 4, same relation, no image) + 2 + 5 = 59, the first with the new
 //     VM page's image (+5 + 8192), plus the pg_class inplace update with its
-//     image (3,195 from 18 on: 114 bytes of record, which carries the
-//     invalidations, and 5 + 8,192 − 5,116 of image): 100 × 59 + 8,197 +
-//     3,195 = 17,292 in 101 records.
+//     image (3,195 on 18: 114 bytes of record, which carries the
+//     invalidations, and 5 + 8,192 − 5,116 of image; 4,795 on 19, whose
+//     pg_class page leaves a 3,516-byte hole): 100 × 59 + 8,197 + 3,195 =
+//     17,292 in 101 records.
 //     19: XLOG_HEAP2_PRUNE_VACUUM_SCAN 24 + heap ref 20 (REGBUF_NO_IMAGE) + VM
-//     ref 8 + 2 + u16 flags 2 + conflict xid 4 = 60: 17,392, same records.
+//     ref 8 + 2 + u16 flags 2 + conflict xid 4 = 60, + 4,795: 18,992, same records.
 //   - COPY FREEZE: 18 adds one VISIBLE (59) per page; 19 puts the VM page in
 //     the multi-insert record (+8): 51 bytes and one record a page less.
 //   - The first scan of s: in 18 no WAL. In 19 each page (20 bytes free, below
@@ -137,8 +138,8 @@ scan s
 //     all-visible: nothing.
 func TestV19VacuumCopyFreezeScanWALChecksumsOff(t *testing.T) {
 	w := v19WAL(t, v19Body, "off")
-	require.Equal(t, [2][2]int64{{17292, 101}, {17392, 101}}, w[3], "vacuum t")
-	require.Equal(t, [2][2]int64{{17292, 101}, {17392, 101}}, w[7], "vacuum u")
+	require.Equal(t, [2][2]int64{{17292, 101}, {18992, 101}}, w[3], "vacuum t")
+	require.Equal(t, [2][2]int64{{17292, 101}, {18992, 101}}, w[7], "vacuum u")
 	require.Equal(t, w[10][0][0]-100*51, w[10][1][0], "copy freeze bytes")
 	require.Equal(t, w[10][0][1]-100, w[10][1][1], "copy freeze records")
 	require.Equal(t, [2][2]int64{{0, 0}, {14197, 100}}, w[15], "first scan")
@@ -153,15 +154,15 @@ func TestV19VacuumCopyFreezeScanWALChecksumsOff(t *testing.T) {
 //   - PRUNE_VACUUM_SCAN with one freeze plan (24 + 20 + 2 + 6 + 2 + 12 + 2×4
 //     = 74) + VISIBLE (59): 100 × (8,217 + 74 + 59) + 8,197 + 3,195 = 846,392 in
 //     301 records. 19: one PRUNE_VACUUM_SCAN with the plan and the VM
-//     (24 + 20 + 22 + 8 + 2 + 2 + 4 = 82): 100 × (8,217 + 82) + 8,197 + 3,195 =
-//     841,292 in 201.
+//     (24 + 20 + 22 + 8 + 2 + 2 + 4 = 82): 100 × (8,217 + 82) + 8,197 + 4,795 =
+//     842,892 in 201.
 //   - The first scan of s (loaded after the checkpoint: no hint images):
 //     as with checksums off in 19, the heap page registered REGBUF_STANDARD
 //     needing no image: 14,197.
 func TestV19VacuumScanWALChecksumsOn(t *testing.T) {
 	w := v19WAL(t, v19Body, "on")
-	require.Equal(t, [2][2]int64{{17292, 101}, {17392, 101}}, w[3], "vacuum t")
-	require.Equal(t, [2][2]int64{{846392, 301}, {841292, 201}}, w[7], "vacuum u")
+	require.Equal(t, [2][2]int64{{17292, 101}, {18992, 101}}, w[3], "vacuum t")
+	require.Equal(t, [2][2]int64{{846392, 301}, {842892, 201}}, w[7], "vacuum u")
 	require.Equal(t, [2][2]int64{{0, 0}, {14197, 100}}, w[15], "first scan")
 }
 
@@ -231,10 +232,11 @@ func TestV19Examples(t *testing.T) {
 // page 59 + 5 + (8,192 − 24) = 8,232, so 823,200 + the VM image 8,197 +
 // pg_class 3,195 = 834,592 bytes. 19 freezes, and the frozen page goes in as
 // an image: per page 24 + 20 + 5 + (8,192 − 24) + VM ref 8 + 2 + 2 + 4 =
-// 8,233, so 823,300 + 8,197 + 3,195 = 834,692 bytes, every page all-frozen.
+// 8,233, so 823,300 + 8,197 + 4,795 (19's pg_class image) = 836,292 bytes,
+// every page all-frozen.
 func TestV19VacuumFreezesOnPruneXid(t *testing.T) {
 	w := v19WAL(t, "table t pages=100 tuples_per_page=4\ninsert t\nanalyze t\ncheckpoint\nvacuum t\n", "on")
-	require.Equal(t, [2][2]int64{{834592, 101}, {834692, 101}}, w[5])
+	require.Equal(t, [2][2]int64{{834592, 101}, {836292, 101}}, w[5])
 }
 
 // TRUNCATE in 19 (InvalidateBuffer without StrategyFreeBuffer, which 19 no
