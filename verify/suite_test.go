@@ -80,6 +80,23 @@ func notOn(t *testing.T, src string) map[int]string {
 
 var reNotOn = regexp.MustCompile(`(?m)^# verify: not on (\d+): (.*)$`)
 
+// knownOn reads the scenario's "# verify: known on N: line L FIGURE: why"
+// lines: figures that disagree on version N, recorded with why (an open
+// model gap), which do not fail the suite while every other figure is judged.
+func knownOn(t *testing.T, src string, major int) map[string]string {
+	out := map[string]string{}
+	for _, m := range reKnownOn.FindAllStringSubmatch(src, -1) {
+		if n, _ := strconv.Atoi(m[1]); n != major {
+			continue
+		}
+		require.NotEmpty(t, strings.TrimSpace(m[4]), "a 'verify: known on' line must say why")
+		out[m[2]+" "+strings.TrimSpace(m[3])] = m[4]
+	}
+	return out
+}
+
+var reKnownOn = regexp.MustCompile(`(?m)^# verify: known on (\d+): line (\d+) ([^:]+): (.*)$`)
+
 // privateTmp gives the test its own temporary directory (TMPDIR), so that
 // counting data directories left behind is not confused by other runs of
 // the suite on the same machine. The server runs as postgres when the
@@ -144,18 +161,29 @@ func TestSuite(t *testing.T) {
 					if why, ok := notOn(t, string(src))[major]; ok {
 						t.Skipf("not on PostgreSQL %d: %s", major, why)
 					}
+					known := knownOn(t, string(src), major)
+					failing := func(rep *Report) (unknown []Row) {
+						for _, r := range rep.Failed() {
+							if why, ok := known[fmt.Sprintf("%d %s", r.Line, r.Figure)]; ok {
+								t.Logf("known on %d: line %d %s: pgbufsim %d, postgres %d — %s", major, r.Line, r.Figure, r.Sim, r.Real, why)
+								continue
+							}
+							unknown = append(unknown, r)
+						}
+						return unknown
+					}
 					rep := runFile(t, bin, f)
-					if !rep.OK() {
+					if len(failing(rep)) > 0 {
 						// The real server's parallel workers and WAL writer are timing: a
 						// figure at the edge of its band once is run again, not waved through.
 						t.Logf("outside tolerance on the first run, running again:\n%s", rep.Text())
 						rep = runFile(t, bin, f)
 					}
-					if !rep.OK() {
+					if len(failing(rep)) > 0 {
 						t.Errorf("figures outside tolerance (twice):\n%s", rep.Text())
 					}
 					judged, outside := rep.Counts()
-					t.Logf("PostgreSQL %d: %d figures judged, %d outside tolerance", major, judged, outside)
+					t.Logf("PostgreSQL %d: %d figures judged, %d outside tolerance (%d of them recorded as known)", major, judged, outside, outside-len(failing(rep)))
 					checkPinned(t, major, filepath.Base(f), rep)
 				})
 			}
