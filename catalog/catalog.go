@@ -10,8 +10,6 @@
 package catalog
 
 import (
-	"strings"
-
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -50,27 +48,14 @@ type Profile struct {
 	IndexInsertHits int
 }
 
-// PG18 is taken from the PostgreSQL 18 reference runs' usage counts
-// right after pg_buffercache_evict_all() and the query that followed it:
-// 225 pages pinned 43×1, 58×2, 19×3, 17×4, 88×5 (724 pins, against the 738
-// hits+reads pg_stat_io counted for that query), the same for every
-// statement; a parallel worker pins 50 of them 4 times and 15 of its own 5
-// times (the reference workers counted 272–283 hits each; "(other)" grew to
-// 240–242 once workers had run). No "first session" or utility profile was
-// measured on 18.
-var PG18 = func() Profile {
-	leader := strings.Repeat("5", 88) + strings.Repeat("4", 17) + strings.Repeat("3", 19) + strings.Repeat("2", 58) + strings.Repeat("1", 43)
-	worker := strings.Repeat("4", 50) + strings.Repeat("0", 175) + strings.Repeat("5", 15)
-	return Profile{Pages: 240, Kinds: map[Kind]string{
-		Scan: leader, Insert: leader, Copy: leader, Vacuum: leader, Buffercache: leader, Worker: worker,
-	}}
-}()
-
 // For picks the measured profile nearest the version: 15's for 15–17
-// (16 and 17 have not been measured yet), 18's for 18 and 19 (19 has not
-// been measured: catalog_pins=off leaves the catalog out).
+// (16 and 17 have not been measured yet), 18's for 18 and 19's for 19
+// (catalog_pins=off leaves the catalog out).
 func For(v pg.Version) *Profile {
-	if v >= 18 {
+	switch {
+	case v >= 19:
+		return &PG19
+	case v >= 18:
 		return &PG18
 	}
 	return &PG15
@@ -78,8 +63,9 @@ func For(v pg.Version) *Profile {
 
 func init() {
 	// A worker's own pins: the one-worker scan less the serial scan.
-	p := &PG15
-	p.Kinds[Worker] = Encode(Sub(Decode(p.Kinds[Scan1w]), Decode(p.Kinds[Scan])))
+	for _, p := range []*Profile{&PG15, &PG18, &PG19} {
+		p.Kinds[Worker] = Encode(Sub(Decode(p.Kinds[Scan1w]), Decode(p.Kinds[Scan])))
+	}
 }
 
 // Pin is one page's pins in a session, and whether the session dirties it.

@@ -84,7 +84,10 @@ func TestTypedAPIMatchesScenario(t *testing.T) {
 	w, err := c.WALSince("before")
 	require.NoError(t, err)
 	require.True(t, w.SinceMark)
-	require.EqualValues(t, 4096, w.Usage.FPI)
+	// Since the mark: the scan's 4,096 images and one more, the catalog page
+	// the pg_buffercache query hints first (18's measured profile has that
+	// query dirty one page; with checksums its hint logs an image).
+	require.EqualValues(t, 4096+1, w.Usage.FPI)
 	require.Greater(t, w.Bytes, w.Usage.Bytes, "the LSN distance adds page headers and alignment")
 	require.NoError(t, c.CheckInvariants())
 }

@@ -72,13 +72,15 @@ func TestPoolMapGroups(t *testing.T) {
 		require.LessOrEqual(t, len([]rune(l)), 100, l)
 	}
 	require.Contains(t, o.Text, "one column per 16 buffers")
-	// The session's ~230 catalog pages come off the free list first (buffers
-	// 1-240: columns 0-14 '#'), then insert's 3,000 pages of t, dirty (upper
-	// case), and 13,000-odd buffers are still unused.
+	// The session's catalog pages (170 of them) come off the free list
+	// first (columns 0-10 '#'), then insert's 3,000 pages of t, dirty (upper
+	// case), and 13,000-odd buffers are still unused. A column shows what
+	// most of its 16 buffers hold, so the unused columns are the free list
+	// give or take one partly used column.
 	require.Equal(t, byte('#'), m.Page[0])
 	require.Equal(t, byte('T'), m.Page[100])
 	require.Equal(t, byte('.'), m.Page[1023])
-	require.Equal(t, m.FreeList, strings.Count(m.Page, ".")*16+m.FreeList%16)
+	require.InDelta(t, m.FreeList, strings.Count(m.Page, ".")*16, 15)
 }
 
 // Trace off installs no tracer: the hot path is the untraced one.

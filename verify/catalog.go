@@ -31,11 +31,13 @@ func catalogKinds(major int) []struct {
 	sql  []string
 } {
 	noPar := "SET max_parallel_workers_per_gather = 0"
+	// a mark's session (markNow; pg_stat_io is read too only in scenarios that show it)
+	session := []string{sqlClearSnapshot, sqlStatWAL, sqlInsertLSN}
 	return []struct {
 		name string
 		sql  []string
 	}{
-		{"session", []string{sqlClearSnapshot, sqlStatWAL, sqlInsertLSN}},
+		{"session", session},
 		{"scan", []string{noPar, sqlScan("t")}},
 		{"scan1w", []string{"SET min_parallel_table_scan_size = 0", "SET parallel_setup_cost = 0", "SET max_parallel_workers_per_gather = 1", sqlScan("t")}},
 		{"insert", []string{sqlInsert("t", "g, repeat('x', 1800)", 100001, 100004), sqlRelationPages("t")}},

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
@@ -37,6 +38,8 @@ type runner struct {
 	clusterSeen    bool
 	planDir        string // Options.PlanDir
 	settingsSaved  bool
+	simMarks       map[string]bufmgr.IOStats // the simulator's pg_stat_io at each mark
+	showsIO        bool                      // the scenario has a show io (16+): marks read pg_stat_io
 }
 
 // action runs one step on the server and adds its rows to the report.
@@ -45,6 +48,7 @@ type action func(ctx context.Context, st *step) error
 type realMark struct {
 	lsn pg.LSN
 	wal walStats
+	io  ioStats // pg_stat_io (16+)
 }
 
 // walStats is pg_stat_wal.
@@ -190,7 +194,11 @@ func (r *runner) translate(st *step) (action, error) {
 		case "settings":
 			return func(context.Context, *step) error { return nil }, nil
 		case "io":
-			return nil, fmt.Errorf("%s: no SQL translation yet: pg_stat_io (16+) is not compared by verify", lineText(st))
+			if major < 16 {
+				return nil, fmt.Errorf("%s: no SQL translation on PostgreSQL %d: pg_stat_io is new in 16", lineText(st), major)
+			}
+			r.showsIO = true
+			return r.actShowIO, nil
 		case "replication":
 			return nil, fmt.Errorf("%s: no SQL translation: verify starts no replica, archive or backup", lineText(st))
 		}
@@ -413,8 +421,30 @@ func (r *runner) actCheckpoint(ctx context.Context, st *step) error {
 	}
 	r.rep.add(st, "buffers written", simInt(st.sim, "shared_written"), w1-w0, r.bufTol(""))
 	r.rep.add(st, "WAL records", simInt(st.sim, "wal_records"), d.Records, exact)
-	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(lsn1-lsn0), exact)
+	// The records are the same size on both sides; whether they cross a WAL
+	// page boundary (a 24-byte page header, 40 at a segment's start) depends
+	// on where the WAL stood, which earlier figures match only within their
+	// tolerance: the distance less the headers crossed is compared exactly.
+	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(lsn1-lsn0),
+		Tol{Info: true, Why: "includes the WAL page headers crossed"})
+	r.rep.add(st, "WAL bytes less page headers", walPayload(st.lsnBefore, st.lsnAfter), walPayload(lsn0, lsn1), exact)
 	return nil
+}
+
+// walPayload is the WAL between two insert positions less the page headers
+// in between (XLogPageHeaderData: SizeOfXLogShortPHD, MAXALIGNed to 24, or
+// SizeOfXLogLongPHD, 40, on a segment's first page).
+func walPayload(start, end pg.LSN) int64 {
+	const page = pg.LSN(pg.BLCKSZ)
+	n := int64(end) - int64(start)
+	for p := (start/page + 1) * page; p <= end; p += page {
+		if p%pg.LSN(pg.WalSegSize) == 0 {
+			n -= 40
+		} else {
+			n -= 24
+		}
+	}
+	return n
 }
 
 // actInsert: EXPLAIN (ANALYZE, BUFFERS, WAL) INSERT … SELECT generate_series.
@@ -515,14 +545,26 @@ func (r *runner) actCopy(ctx context.Context, st *step) error {
 	if err != nil {
 		return err
 	}
-	r.rep.add(st, "relation pages", st.pages, pages, exact)
+	// From 16 on COPY extends the table by several pages at a time
+	// (RelationAddBlocks in hio.c, with the BulkInsertState: as many as the
+	// batch needs, then as many as it extended by before, up to 64), and
+	// the last extension's pages that no tuple reached stay empty: the
+	// table ends 1–9 pages longer than its tuples need, and those pages'
+	// FSM and images follow. The simulator extends one page at a time (not
+	// modelled yet), so on 16+ these figures are shown, not judged.
+	pagesTol, recTol := exact, exact
+	if r.srv.Major >= 16 {
+		bulk := Tol{Info: true, Why: "16+: COPY's bulk relation extension (RelationAddBlocks) is not modelled"}
+		pagesTol, recTol = bulk, bulk
+	}
+	r.rep.add(st, "relation pages", st.pages, pages, pagesTol)
 	if !inBlock {
 		d, err := r.srv.WALDumpRel(ctx, lsn0, lsn1, filenode)
 		if err != nil {
 			return err
 		}
-		r.rep.add(st, "WAL records on the table", simInt(st.sim, "wal_records"), d.Records, exact)
-		r.rep.add(st, "WAL fpi on the table", simInt(st.sim, "wal_fpi"), d.FPI, exact)
+		r.rep.add(st, "WAL records on the table", simInt(st.sim, "wal_records"), d.Records, recTol)
+		r.rep.add(st, "WAL fpi on the table", simInt(st.sim, "wal_fpi"), d.FPI, recTol)
 		r.rep.add(st, "WAL bytes on the table", simInt(st.sim, "wal_bytes"), d.Bytes, r.walBytesTol())
 	}
 	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(lsn1-lsn0), Tol{Pct: 1})
@@ -744,14 +786,33 @@ func (r *runner) actIndexScan(ctx context.Context, st *step) error {
 func (r *runner) actMark(ctx context.Context, st *step) error {
 	var m realMark
 	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
-		if m.wal, err = walStatsNow(ctx, conn); err != nil {
-			return err
-		}
-		m.lsn, err = insertLSN(ctx, conn)
+		m, err = r.markNow(ctx, conn)
 		return err
 	})
 	r.marks[st.args[0].Key] = m
+	if r.simMarks == nil {
+		r.simMarks = map[string]bufmgr.IOStats{}
+	}
+	r.simMarks[st.args[0].Key] = st.io
 	return err
+}
+
+// markNow is what a mark (and show wal) reads: pg_stat_wal and the insert
+// LSN — the "session" the catalog profile measures — and, only in a
+// scenario that shows pg_stat_io (16+), pg_stat_io, whose catalog lookups
+// the profile does not include (so other scenarios' sessions are exactly
+// the profiled ones).
+func (r *runner) markNow(ctx context.Context, conn *pgx.Conn) (m realMark, err error) {
+	if m.wal, err = walStatsNow(ctx, conn); err != nil {
+		return m, err
+	}
+	if m.lsn, err = insertLSN(ctx, conn); err != nil {
+		return m, err
+	}
+	if r.showsIO {
+		m.io, err = statIONow(ctx, conn, r.srv.Major)
+	}
+	return m, err
 }
 
 // actShowWAL compares WAL since a mark: pg_stat_wal differences and the LSN distance.
@@ -767,18 +828,15 @@ func (r *runner) actShowWAL(ctx context.Context, st *step) error {
 		r.rep.Notes = append(r.rep.Notes, fmt.Sprintf("line %d: show wal without since=MARK is not compared (the server's counters include initdb)", st.line))
 		return r.session(ctx, func(*pgx.Conn) error { return nil })
 	}
-	var w walStats
-	var lsn pg.LSN
+	var now realMark
 	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
-		if w, err = walStatsNow(ctx, conn); err != nil {
-			return err
-		}
-		lsn, err = insertLSN(ctx, conn)
+		now, err = r.markNow(ctx, conn)
 		return err
 	})
 	if err != nil {
 		return err
 	}
+	w, lsn := now.wal, now.lsn
 	// pg_stat_wal counts parallel workers' WAL twice (the simulator's stat_*
 	// figures do too), so it follows how the pages split between leader and
 	// workers: a matter of timing. Each statement's own WAL is compared exactly
@@ -786,8 +844,12 @@ func (r *runner) actShowWAL(ctx context.Context, st *step) error {
 	split := Tol{Info: true, Why: "leader/worker split"}
 	r.rep.add(st, "pg_stat_wal wal_records", simInt(st.sim, "stat_records"), w.records-m.wal.records, split)
 	r.rep.add(st, "pg_stat_wal wal_fpi", simInt(st.sim, "stat_fpi"), w.fpi-m.wal.fpi, split)
-	r.rep.add(st, "WAL bytes (LSN distance)", simInt(st.sim, "bytes"), int64(lsn-m.lsn), Tol{Abs: 16384, Pct: 1,
-		Why: "catalog page images (their holes) and catalog pruning after DDL are approximated; standby snapshots"})
+	distTol := Tol{Abs: 16384, Pct: 1, Why: "catalog page images (their holes) and catalog pruning after DDL are approximated; standby snapshots"}
+	if c := r.walBytesTol(); c.Pct > distTol.Pct {
+		// The statements' compressed images are within their own 3%; so is their sum.
+		distTol.Pct, distTol.Why = c.Pct, distTol.Why+"; "+c.Why
+	}
+	r.rep.add(st, "WAL bytes (LSN distance)", simInt(st.sim, "bytes"), int64(lsn-m.lsn), distTol)
 	r.rep.add(st, "wal_buffers_full", simInt(st.sim, "buffers_full"), w.buffersFull-m.wal.buffersFull, Tol{Info: true, Why: "WAL writer timing"})
 	return nil
 }

@@ -141,3 +141,16 @@ func (r *Report) Text() string {
 	fmt.Fprintf(&b, "\n%d of %d judged figures agree (%d shown for information); %s\n", ok, judged, len(r.Rows)-judged, verdict)
 	return b.String()
 }
+
+// Counts is how many figures were judged and how many of those are outside tolerance.
+func (r *Report) Counts() (judged, outside int) {
+	for _, row := range r.Rows {
+		if row.Judged {
+			judged++
+			if !row.OK {
+				outside++
+			}
+		}
+	}
+	return judged, outside
+}

@@ -122,6 +122,9 @@ func (s *Server) Init(ctx context.Context, checksums bool, conf [][2]string) err
 	args := []string{"-D", s.DataDir(), "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"}
 	if checksums {
 		args = append(args, "--data-checksums")
+	} else if s.Major >= 18 {
+		// 18's initdb turns checksums on unless told not to.
+		args = append(args, "--no-data-checksums")
 	}
 	if err := s.runProg(ctx, "initdb", args...); err != nil {
 		return err

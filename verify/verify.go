@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -34,9 +35,10 @@ type step struct {
 	args []scenario.Arg
 	sim  any // the simulator's JSON result
 
-	lsnBefore, lsnAfter pg.LSN    // the simulator's WAL insert position around the command
-	walBefore, walAfter wal.Usage // the simulator's pg_stat_wal around it
-	pages               int64     // for insert: the simulated relation's size afterwards
+	lsnBefore, lsnAfter pg.LSN         // the simulator's WAL insert position around the command
+	walBefore, walAfter wal.Usage      // the simulator's pg_stat_wal around it
+	pages               int64          // for insert: the simulated relation's size afterwards
+	io                  bufmgr.IOStats // the simulator's pg_stat_io after the command
 }
 
 // Run verifies one scenario: the simulator first (which also validates the
@@ -75,6 +77,7 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 		}
 		st.sim = out.JSON
 		st.lsnAfter, st.walAfter = env.C.WAL().InsertLSN(), env.C.WAL().Total
+		st.io = env.C.Pool().Stats
 		if st.cmd == "insert" || st.cmd == "copy" {
 			if rel, ok := env.C.Relation(st.args[0].Key); ok {
 				st.pages = int64(rel.NPages())

@@ -109,3 +109,12 @@ func TestWALDumpLine(t *testing.T) {
 	require.NotNil(t, m)
 	require.Equal(t, []string{"Heap2", "7425", "FREEZE_PAGE"}, m[1:])
 }
+
+// walPayload takes out one short page header per WAL page boundary crossed
+// and a long one at a segment's start.
+func TestWALPayload(t *testing.T) {
+	require.EqualValues(t, 176, walPayload(0x1000028, 0x10000D8))                // within a page
+	require.EqualValues(t, 176, walPayload(0x1001FA0, 0x1001FA0+176+24))         // across one page boundary
+	require.EqualValues(t, 176, walPayload(0x1FFFFA0, 0x1FFFFA0+176+40))         // across a segment boundary
+	require.EqualValues(t, 8192*2-24*2, walPayload(0x1000028, 0x1000028+8192*2)) // two boundaries
+}

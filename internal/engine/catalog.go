@@ -126,7 +126,7 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 		if err != nil {
 			return err
 		}
-		c.pool.MarkBufferDirtyHint(be, b, pgClassPageHole)
+		c.pool.MarkBufferDirtyHint(be, b, pgClassHole(c.S.Version))
 		c.pool.Unpin(be, b)
 		c.pgClassUnhinted = false
 	}

@@ -52,7 +52,7 @@ func TestIndexOnlyCost(t *testing.T) {
 	require.InDelta(t, 181.2825+1503, ios1.SerialCost, 1e-9)
 }
 
-// TestParallelIndexOnlyCost: verify/testdata/pg15/21-parallel-index-only-scan.scn,
+// TestParallelIndexOnlyCost: verify/testdata/suite/21-parallel-index-only-scan.scn,
 // where PostgreSQL 15 runs count(*) as a parallel index-only scan with two
 // workers. 300,000 rows, 20 a page: 15,000 pages; the id btree: 825 pages,
 // height 2. By hand:

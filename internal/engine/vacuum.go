@@ -33,8 +33,10 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 		for int(next) < nblocks {
 			blk := next
 			next++
-			// All-visible pages are skipped (the 32-page SKIP_PAGES_THRESHOLD is not modelled).
-			if rel.Flags(blk)&heap.PageAllVisible != 0 && !freeze {
+			// All-visible pages are skipped, all-frozen ones by an aggressive
+			// VACUUM FREEZE too: models lazy_scan_skip (vacuumlazy.c; the
+			// 32-page SKIP_PAGES_THRESHOLD is not modelled).
+			if f := rel.Flags(blk); f&heap.PageAllVisible != 0 && !freeze || f&heap.PageAllFrozen != 0 {
 				continue
 			}
 			return blk, true
@@ -125,6 +127,38 @@ const pgClassRowData = 140
 // XLOG_HEAP_INPLACE with its image). A workload input, like the catalog pins.
 const pgClassPageHole = 2384
 
+// pgClassPageHole18 and pgClassPageHole19 are the same on PostgreSQL 18
+// and 19: the hole of the image in the first VACUUM's XLOG_HEAP_INPLACE with
+// one table, as pg_waldump shows it ("hole: offset: 212, length: 5116" on
+// 18beta1, "length: 3516" on 19beta1, whose initdb fills that page more).
+const (
+	pgClassPageHole18 = 5116
+	pgClassPageHole19 = 3516
+)
+
+// pgClassHole is pgClassPageHole for the version.
+func pgClassHole(v pg.Version) int {
+	switch {
+	case v >= 19:
+		return pgClassPageHole19
+	case v >= 18:
+		return pgClassPageHole18
+	}
+	return pgClassPageHole
+}
+
+// inplaceMainData is xl_heap_inplace's size: the offset number up to 17;
+// from 18 on the record carries the update's invalidations too (dbId, tsId,
+// relcacheInitFileInval, nmsgs: MinSizeOfHeapInplace = 20, then one 16-byte
+// SharedInvalidationMessage each, three for a pg_class row: two catcache,
+// one relcache) — models heap_inplace_update_and_unlock (heapam.c, 18).
+func inplaceMainData(v pg.Version) int {
+	if v >= 18 {
+		return 20 + 3*16
+	}
+	return 2
+}
+
 // vacUpdateRelstats is vac_update_relstats: the new relpages, reltuples and
 // relallvisible (which the planner reads from then on) go into pg_class in place.
 func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblocks int) error {
@@ -147,10 +181,10 @@ func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
 	}
 	c.pool.MarkBufferDirty(be, b)
 	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber +
-		wal.SizeOfShortMainDataHdr + 2 // xl_heap_inplace: offnum
+		wal.SizeOfShortMainDataHdr + inplaceMainData(c.S.Version)
 	nfpi := 0
 	if c.needsImage(c.pool.BufferLSN(b)) {
-		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - pgClassPageHole
+		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - pgClassHole(c.S.Version)
 		nfpi = 1
 	} else {
 		size += pgClassRowData

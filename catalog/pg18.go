@@ -1,0 +1,66 @@
+package catalog
+
+// Measured by `pgbufsim catalog-profile` on PostgreSQL 18beta1: 239 catalog pages;
+// 0 pages not shared between databases were still at usage 5 before the statements ran (pins on them are not seen).
+// A digit is a page's pins; a letter a–f is 0–5 pins on a page the session dirties.
+//
+// Pages (relation/fork/block), most pinned first:
+//
+//	pg_attribute_relid_attnum_index/0/3 pg_class_oid_index/0/3 pg_attribute_relid_attnum_index/0/4 shared:pg_db_role_setting_databaseid_rol_index/0/0 pg_type/0/0 pg_attribute/0/25
+//	pg_type_oid_index/0/1 pg_type_oid_index/0/3 pg_class_oid_index/0/1 pg_class_oid_index/0/2 pg_proc_oid_index/0/3 shared:pg_database/0/0
+//	pg_class/0/0 pg_index_indexrelid_index/0/1 pg_class/0/8 pg_proc_proname_args_nsp_index/0/3 pg_namespace_nspname_index/0/1 pg_proc/0/43
+//	pg_class/0/4 pg_class_relname_nsp_index/0/3 pg_index/0/2 shared:pg_database_oid_index/0/1 pg_amproc/0/0 pg_amproc_fam_proc_index/0/1
+//	pg_amproc_fam_proc_index/0/3 pg_attribute/0/24 shared:pg_authid/0/0 pg_am/0/0 pg_class/0/3 pg_opclass/0/0
+//	pg_opclass_oid_index/0/1 pg_attribute_relid_attnum_index/0/2 pg_type_typname_nsp_index/0/3 pg_attribute/0/10 pg_namespace/0/0 pg_proc_proname_args_nsp_index/0/22
+//	pg_attribute/0/23 pg_proc_oid_index/0/5 pg_type_typname_nsp_index/0/2 pg_class_relname_nsp_index/0/2 pg_index/0/0 pg_index/0/1
+//	pg_type/0/1 pg_attribute/0/16 pg_class/0/6 pg_amproc_fam_proc_index/0/0 pg_attribute_relid_attnum_index/0/0 pg_class/0/7
+//	pg_class_oid_index/0/0 pg_index_indexrelid_index/0/0 pg_opclass_oid_index/0/0 pg_statistic_relid_att_inh_index/0/3 shared:pg_authid_oid_index/0/0 shared:pg_authid_oid_index/0/1
+//	pg_attribute_relid_attnum_index/0/10 pg_class/0/11 pg_namespace_nspname_index/0/0 pg_proc_oid_index/0/0 pg_type/0/2 pg_type_oid_index/0/0
+//	shared:pg_database_oid_index/0/0 pg_attribute/0/55 pg_attribute_relid_attnum_index/0/5 pg_cast_source_target_index/0/1 pg_proc_oid_index/0/6 pg_proc_proname_args_nsp_index/0/0
+//	pg_statistic_ext_relid_index/0/0 shared:pg_authid_rolname_index/0/0 shared:pg_authid_rolname_index/0/1 shared:pg_database_datname_index/0/0 shared:pg_database_datname_index/0/1 pg_attribute_relid_attnum_index/0/1
+//	pg_class/0/2 pg_class/0/5 pg_class_relname_nsp_index/0/0 pg_index/0/3 pg_index_indrelid_index/0/1 pg_proc_oid_index/0/7
+//	pg_class/0/1 pg_proc_oid_index/0/1 pg_proc_oid_index/0/2 pg_attribute/0/4 pg_attribute/0/5 pg_attribute/0/9
+//	pg_cast/0/0 pg_class/0/9 pg_statistic_relid_att_inh_index/0/2 shared:pg_tablespace/0/0 shared:pg_tablespace_oid_index/0/1 pg_attribute/0/11
+//	pg_attribute/0/3 pg_attribute/0/6 pg_attribute/0/8 pg_class_relname_nsp_index/0/5 pg_operator/0/3 pg_operator_oprname_l_r_n_index/0/3
+//	pg_proc/0/47 pg_proc/0/54 pg_proc_oid_index/0/11 pg_type_typname_nsp_index/0/0 shared:pg_tablespace_oid_index/0/0 pg_attribute/0/0
+//	pg_attribute/0/1 pg_attribute/0/12 pg_attribute/0/13 pg_attribute/0/14 pg_attribute/0/15 pg_attribute/0/17
+//	pg_attribute/0/18 pg_attribute/0/19 pg_attribute/0/2 pg_attribute/0/20 pg_attribute/0/21 pg_attribute/0/22
+//	pg_attribute/0/26 pg_attribute/0/27 pg_attribute/0/60 pg_attribute/0/61 pg_attribute/0/7 pg_attribute_relid_attnam_index/0/16
+//	pg_attribute_relid_attnam_index/0/3 pg_attribute_relid_attnum_index/0/11 pg_attribute_relid_attnum_index/0/6 pg_depend/0/13 pg_depend_depender_index/0/3 pg_depend_reference_index/0/3
+//	pg_depend_reference_index/0/7 pg_operator/0/0 pg_operator/0/5 pg_operator_oid_index/0/1 pg_operator_oid_index/0/3 pg_proc/0/0
+//	pg_proc/0/42 pg_proc/0/50 pg_statistic_relid_att_inh_index/0/1 pg_type_typname_nsp_index/0/4 pg_amop/0/0 pg_cast_source_target_index/0/0
+//	pg_class_relname_nsp_index/0/1 pg_default_acl_role_nsp_obj_index/0/0 pg_depend_depender_index/0/9 pg_namespace_oid_index/0/1 pg_operator/0/1 pg_operator/0/8
+//	pg_operator/0/9 pg_operator_oprname_l_r_n_index/0/2 pg_proc/0/95 pg_rewrite_rel_rulename_index/0/0 pg_rewrite_rel_rulename_index/0/1 pg_statistic_relid_att_inh_index/0/0
+//	pg_ts_config/0/0 pg_type_oid_index/0/2 pg_aggregate/0/0 pg_aggregate_fnoid_index/0/0 pg_aggregate_fnoid_index/0/1 pg_amop_opr_fam_index/0/1
+//	pg_amop_opr_fam_index/0/3 pg_attribute_relid_attnum_index/0/8 pg_class_tblspc_relfilenode_index/0/1 pg_index/0/4 pg_index_indrelid_index/0/0 pg_namespace_oid_index/0/0
+//	pg_operator/0/2 pg_operator/0/6 pg_operator/0/7 pg_operator_oid_index/0/0 pg_operator_oprname_l_r_n_index/0/0 pg_proc/0/18
+//	pg_proc/0/66 pg_proc_proname_args_nsp_index/0/33 pg_proc_proname_args_nsp_index/0/6 pg_rewrite/0/8 pg_statistic/0/5 pg_amop/0/2
+//	pg_amop/0/3 pg_amproc/0/1 pg_amproc/0/2 pg_amproc/0/3 pg_amproc/0/4 pg_attribute/0/39
+//	pg_attribute/0/54 pg_attribute/1/0 pg_class/0/10 pg_class/0/12 pg_class/0/13 pg_class_tblspc_relfilenode_index/0/0
+//	pg_depend_depender_index/0/10 pg_opclass/0/1 pg_operator/0/10 pg_operator/0/12 pg_operator/0/4 pg_operator_oprname_l_r_n_index/0/1
+//	pg_proc/0/13 pg_proc/0/19 pg_proc/0/26 pg_proc/0/34 pg_proc/0/60 pg_statistic/0/15
+//	pg_ts_config_cfgname_index/0/1 pg_ts_config_oid_index/0/1 pg_type/0/15 pg_amop/0/1 pg_amop/0/4 pg_amop_fam_strat_index/0/0
+//	pg_amop_fam_strat_index/0/1 pg_amop_fam_strat_index/0/3 pg_amop_opr_fam_index/0/0 pg_attribute/0/28 pg_attribute/0/29 pg_attribute/0/38
+//	pg_attribute/1/2 pg_attribute_relid_attnam_index/0/0 pg_class/1/0 pg_class/1/1 pg_class/1/2 pg_class_relname_nsp_index/0/4
+//	pg_depend/1/0 pg_depend_depender_index/0/0 pg_depend_reference_index/0/0 pg_depend_reference_index/0/5 pg_event_trigger_evtname_index/0/0 pg_index/1/0
+//	pg_opclass/0/2 pg_operator/0/11 pg_operator/0/13 pg_operator_oprname_l_r_n_index/0/4 pg_proc/0/3 pg_proc/0/8
+//	pg_proc/0/9 pg_proc_oid_index/0/10 pg_proc_oid_index/0/4 pg_proc_proname_args_nsp_index/0/26 pg_proc_proname_args_nsp_index/0/9 pg_rewrite/0/14
+//	pg_statistic/0/3 pg_toast_16428_index/0/0 pg_ts_config_cfgname_index/0/0 pg_ts_config_oid_index/0/0 pg_type/1/0
+var PG18 = Profile{
+	Pages:            239,
+	VacuumWindowHits: 28,
+	TableGrowthPages: 1,
+	IndexInsertHits:  30,
+	Kinds: map[Kind]string{
+		Buffercache: "55555344554344432224221114214112411231402251111311151111112110050141111011112114100051022000002402111000000000000000000000000005533200504140004444011100000330001033311100103220000000111100222020000200011111100000000000000001111100000b1",
+		Checkpoint:  "54454344224301132311121110210110111202100010011011101103111110013101111000100401000000000000000020510000000000000000000000000000000150000100000000011000000001000000000011010000000000000000000000000000000000000100000100000000000001",
+		Copy:        "5545534424433114331312111022011041230332004101101110111311111102210111100010020120001000000001212201000000000000000000000000000001110001010000000021100000000100000001101101000000010000000000010101",
+		First:       "5555152250135551225052555521555505115100550551151110110011111050010111155505005005550500055550000000055555555555555500500050000000000000000000000000000000000001000000000000000222200000000200000000000000000001100000000000001",
+		Insert:      "54455344224331142212121110220110211201220011011011101110111111002101111000100000200000000000002102010000000000000000000000000000011000000000000000200000000000000000011000000000000000000000000101202000000000000000000000000000000000111",
+		Scan:        "555543443233321222121211122211100111010201010110111211101111110011211110001000001000002110000000000010000000000000000000000000000000020000000000000001001110000000000001001",
+		Scan1w:      "5550554454425552325253333435533503314102120213333332332022122250212111132212001112210022211110000000200000000000000000000000000000000300000001000000014022200000010000010010000000000000000000000000002200000000000000000000000000001000000011",
+		Session:     "544553442243011333111211102101102122031000300110111011031111100201011110001002011000100000000100200100000000000000000000000000000001000101000000000110000000010000000000b101000000010000000000000001",
+		Table:       "555555445f130f312235425554233445522131ee4300f1101113110011111000012111110011f0000001003110000e0000011000000000000000ff0f5f0f55f00000000d0004e1000000010e000000dc11000000000000000000020001c0000000000000c000000000b11110111b1100000000000000001",
+		Vacuum:      "554513223513f32122221322222222220131010221021111111011511111150001011110111020100000010110000000000010000000000000000000000000000000000000000200000000000000000011000000000000000000c0111000000000000000000000000000000000000000000000000001",
+	},
+}

@@ -1,0 +1,46 @@
+// Command verify-random runs random scenarios (verify.Generate) on a real
+// PostgreSQL server beside the simulator and writes every disagreement as a
+// ready-to-add scenario file. scripts/verify-random wraps it with the server
+// from scripts/pgbin:
+//
+//	scripts/verify-random -n 200 -version 18 [-seed 1] [-max-pool 256] [-out DIR]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/pgbufsim/pgbufsim/verify"
+)
+
+func main() {
+	n := flag.Int("n", 20, "how many scenarios")
+	version := flag.Int("version", 18, "the server's major version")
+	pgbin := flag.String("pgbin", "", "the server's bin directory (scripts/pgbin VERSION)")
+	seed := flag.Uint64("seed", 1, "the first seed (scenarios use seed … seed+n−1)")
+	maxPool := flag.Int("max-pool", 256, "the largest shared_buffers in MB (16–256)")
+	out := flag.String("out", "random-disagreements", "where each disagreement is written as a scenario file")
+	flag.Parse()
+	if *pgbin == "" || flag.NArg() != 0 {
+		fmt.Fprintln(os.Stderr, "usage: verify-random -pgbin DIR -version N [-n N] [-seed S] [-max-pool MB] [-out DIR]")
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	sum, err := verify.RunRandom(ctx, verify.RandomOptions{PGBin: *pgbin, Version: *version, N: *n, FirstSeed: *seed,
+		MaxPoolMB: *maxPool, OutDir: *out, Progress: os.Stdout})
+	fmt.Println(sum)
+	for _, f := range sum.Files {
+		fmt.Println("wrote", f)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "verify-random:", err)
+		os.Exit(1)
+	}
+	if len(sum.Disagreeing)+len(sum.Failed) > 0 {
+		os.Exit(1)
+	}
+}

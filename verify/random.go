@@ -1,0 +1,110 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// RandomOptions configure a run of random scenarios on a real server.
+type RandomOptions struct {
+	PGBin     string
+	Version   int    // the server's major version (checked against the server)
+	N         int    // how many scenarios
+	FirstSeed uint64 // seeds FirstSeed … FirstSeed+N−1
+	MaxPoolMB int    // GenOptions.MaxPoolMB
+	OutDir    string // where each disagreement is written as a scenario file ("" for none)
+	Progress  io.Writer
+}
+
+// RandomSummary counts what a random run found.
+type RandomSummary struct {
+	Scenarios, Judged, Outside int
+	Disagreeing                []uint64 // seeds whose scenario had a figure outside tolerance twice
+	Failed                     []uint64 // seeds whose scenario did not run (an error on either side)
+	Files                      []string // the scenario files written
+}
+
+// RunRandom generates opts.N scenarios and verifies each on the server. A
+// scenario with a figure outside tolerance runs once more (the server's
+// parallel workers and WAL writer are timing); if it disagrees again, or
+// fails to run, it is written to OutDir as a ready-to-add scenario whose
+// comments give the seed and the figures that disagreed.
+func RunRandom(ctx context.Context, o RandomOptions) (RandomSummary, error) {
+	var sum RandomSummary
+	srv, err := NewServer(o.PGBin)
+	if err != nil {
+		return sum, err
+	}
+	if srv.Major != o.Version {
+		return sum, fmt.Errorf("%s is PostgreSQL %d, not %d", o.PGBin, srv.Major, o.Version)
+	}
+	if o.OutDir != "" {
+		if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
+			return sum, err
+		}
+	}
+	for i := 0; i < o.N; i++ {
+		if err := ctx.Err(); err != nil {
+			return sum, err
+		}
+		seed := o.FirstSeed + uint64(i)
+		name := fmt.Sprintf("random-pg%d-seed%d.scn", o.Version, seed)
+		src := Generate(seed, GenOptions{Version: o.Version, MaxPoolMB: o.MaxPoolMB})
+		sum.Scenarios++
+		rep, err := Run(ctx, name, src, Options{PGBin: o.PGBin, Seed: 1})
+		if err == nil && !rep.OK() {
+			rep, err = Run(ctx, name, src, Options{PGBin: o.PGBin, Seed: 1})
+		}
+		var why []string
+		switch {
+		case err != nil:
+			if ctx.Err() != nil {
+				return sum, ctx.Err()
+			}
+			sum.Failed = append(sum.Failed, seed)
+			why = append(why, "did not run: "+strings.ReplaceAll(err.Error(), "\n", "\n#   "))
+		default:
+			j, out := rep.Counts()
+			sum.Judged += j
+			sum.Outside += out
+			if out > 0 {
+				sum.Disagreeing = append(sum.Disagreeing, seed)
+				for _, r := range rep.Failed() {
+					why = append(why, fmt.Sprintf("line %d (%s): %s: pgbufsim %d, postgres %d (%s)", r.Line, r.Command, r.Figure, r.Sim, r.Real, r.Tolerance))
+				}
+			}
+		}
+		if o.Progress != nil {
+			status := "agrees"
+			if len(why) > 0 {
+				status = fmt.Sprintf("DISAGREES (%d)", len(why))
+			}
+			fmt.Fprintf(o.Progress, "%s: %s\n", name, status)
+		}
+		if len(why) == 0 || o.OutDir == "" {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "# Found by scripts/verify-random -version %d (seed %d): outside tolerance twice on PostgreSQL %d.\n", o.Version, seed, o.Version)
+		for _, w := range why {
+			fmt.Fprintf(&b, "#   %s\n", w)
+		}
+		b.WriteString("# Explain or fix each before adding this file to verify/testdata/suite.\n")
+		b.WriteString(src)
+		path := filepath.Join(o.OutDir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			return sum, err
+		}
+		sum.Files = append(sum.Files, path)
+	}
+	return sum, nil
+}
+
+func (s RandomSummary) String() string {
+	return fmt.Sprintf("%d scenarios, %d figures judged, %d outside tolerance; %d scenarios disagreed %v, %d did not run %v",
+		s.Scenarios, s.Judged, s.Outside, len(s.Disagreeing), s.Disagreeing, len(s.Failed), s.Failed)
+}
