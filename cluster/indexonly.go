@@ -6,6 +6,7 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -82,7 +83,7 @@ func indexPagesFetched(n float64, t, indexPages int, effectiveCache float64) flo
 
 // iosPlan is the cost of SELECT count(*) by an Index Only Scan of ix.
 type iosPlan struct {
-	ix           *btreeIndex
+	ix           *nbtree.Index
 	SerialCost   float64 // the scan and the Aggregate above it
 	Workers      int     // a parallel index-only scan's workers (0: none)
 	ParallelCost float64
@@ -94,11 +95,11 @@ type iosPlan struct {
 // cost_index (the heap pages not all-visible, random unless the column's
 // ANALYZE correlation says otherwise; cpu_tuple_cost per row), then the
 // Aggregate's cpu_operator_cost per row, as planSeqScan prices it.
-func (c *Cluster) costIndexOnly(ix *btreeIndex, rel *heap.Relation, nblocks int, tuples float64) iosPlan {
+func (c *Cluster) costIndexOnly(ix *nbtree.Index, rel *heap.Relation, nblocks int, tuples float64) iosPlan {
 	s := c.S
 	randomPage, seqPage := s.Real("random_page_cost"), s.Real("seq_page_cost")
 	cpuIndexTuple, cpuOp, cpuTuple := s.Real("cpu_index_tuple_cost"), s.Real("cpu_operator_cost"), s.Real("cpu_tuple_cost")
-	indexPages := ix.pages()
+	indexPages := ix.Pages()
 	indexTuples := tuples // plancat.c: a non-partial index has the table's tuples
 	numTuples := math.Max(math.Min(tuples, indexTuples), 1)
 	numPages := 1.0
@@ -111,7 +112,7 @@ func (c *Cluster) costIndexOnly(ix *btreeIndex, rel *heap.Relation, nblocks int,
 		indexStartup += d
 		indexTotal += d
 	}
-	height := max(len(ix.levels)-1, 0) // _bt_getrootheight: the root's level
+	height := ix.Height() // _bt_getrootheight: the root's level
 	d := float64(height+1) * 50 * cpuOp
 	indexStartup += d
 	indexTotal += d
@@ -127,7 +128,7 @@ func (c *Cluster) costIndexOnly(ix *btreeIndex, rel *heap.Relation, nblocks int,
 	}
 	corr := 0.0
 	if rel.Analyzed {
-		corr = ix.correlation() // the column's pg_statistic correlation
+		corr = ix.Correlation() // the column's pg_statistic correlation
 	}
 	io := maxIO + corr*corr*(minIO-maxIO)
 	cpuRun := cpuTuple * tuplesFetched
@@ -156,15 +157,6 @@ func computeParallelIndexWorker(s *Settings, indexPages, limit int) int {
 	return parallelWorkers(indexPages, int(s.Int("min_parallel_index_scan_size")), limit)
 }
 
-// correlation is the index column's pg_statistic correlation after ANALYZE:
-// ids are inserted in heap order (1); a declared key has its declared one.
-func (ix *btreeIndex) correlation() float64 {
-	if ix.key != nil {
-		return ix.key.correlation
-	}
-	return 1
-}
-
 // cheapestIndexOnly is the cheapest index-only plan over rel's indexes, and
 // whether it beats the seq scan's plan (add_path keeps the cheaper total;
 // a tie goes to the seq scan, considered first).
@@ -176,7 +168,7 @@ func (c *Cluster) cheapestIndexOnly(rel *heap.Relation, nblocks int, seq Plan) (
 	var best iosPlan
 	bestCost, parallel, found := seqCost, false, false
 	for _, ix := range c.sortedIndexes(rel) {
-		if len(ix.levels) == 0 {
+		if ix.Empty() {
 			continue // an empty index: the seq scan of an empty table is as cheap
 		}
 		p := c.costIndexOnly(ix, rel, nblocks, seq.EstimatedRows)
@@ -205,17 +197,17 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 	if parallel {
 		workers = min(plan.Workers, int(s.Int("max_parallel_workers")), int(s.Int("max_worker_processes")))
 	}
-	res := &StmtResult{Kind: "Index Only Scan using " + ix.name, Relation: rel.Name, Workers: workers}
+	res := &StmtResult{Kind: "Index Only Scan using " + ix.Name, Relation: rel.Name, Workers: workers}
 	if parallel {
 		res.WorkersPlanned = plan.Workers
 	}
-	if ix.key != nil {
+	if ix.Key() != nil {
 		if av, _ := rel.CountVisibility(); av < rel.NPages() || rel.NPages() > heapBlocksPerVMPage {
-			return nil, fmt.Errorf("scan %s: the planner chooses an Index Only Scan using %s, which visits the heap (or several visibility-map pages) in the declared key's order: not modelled (VACUUM %s first, or drop the key index)", rel.Name, ix.name, rel.Name)
+			return nil, fmt.Errorf("scan %s: the planner chooses an Index Only Scan using %s, which visits the heap (or several visibility-map pages) in the declared key's order: not modelled (VACUUM %s first, or drop the key index)", rel.Name, ix.Name, rel.Name)
 		}
 	}
 	tpp := int64(rel.Shape.TuplesPerPage())
-	leaves := len(ix.levels[0])
+	leaves := ix.Leaves()
 	nextLeaf, descended := 0, false
 	var heapFetches int64
 	hinted := map[pg.BlockNumber]int{}
@@ -233,8 +225,8 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 		p.step = func() (bool, error) {
 			if !descended {
 				descended = true
-				for _, blk := range ix.path(0) {
-					if err := c.readRelease(be, pg.BufferTag{Rel: ix.id, Block: blk}); err != nil {
+				for _, blk := range ix.Path(0) {
+					if err := c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: blk}); err != nil {
 						return true, err
 					}
 				}
@@ -244,15 +236,15 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 			}
 			leaf := nextLeaf
 			nextLeaf++
-			lb, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: ix.id, Block: ix.block(0, leaf)}, nil)
+			lb, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: ix.ID, Block: ix.Block(0, leaf)}, nil)
 			if err != nil {
 				return true, err
 			}
 			defer c.pool.Unpin(be, lb)
 			be.Now += costs.PageNs
-			lo, hi := ix.leafEntries(leaf)
+			lo, hi := ix.LeafEntries(leaf)
 			for e := lo; e < hi; e++ {
-				blk := ix.heapBlockOf(e, tpp)
+				blk := ix.HeapBlockOf(e, tpp)
 				if want := blk / heapBlocksPerVMPage; want != st.vmBlk {
 					if st.vmBuf != pg.InvalidBuffer {
 						c.pool.Unpin(be, st.vmBuf)
@@ -327,30 +319,4 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 	res.Extra = append(res.Extra, fmt.Sprintf("Heap Fetches: %d", heapFetches))
 	res.TimeNs = c.now - start
 	return res, nil
-}
-
-// leafEntries is leaf i's entries, as positions in index order [lo, hi).
-func (ix *btreeIndex) leafEntries(i int) (lo, hi int64) {
-	if ix.key != nil {
-		lo = ix.key.leafStart[i]
-		hi = ix.keys
-		if i+1 < len(ix.key.leafStart) {
-			hi = ix.key.leafStart[i+1]
-		}
-		return lo, hi
-	}
-	lo = int64(i) * btLeafKeys
-	hi = min(lo+btLeafKeys, ix.keys)
-	if i == len(ix.levels[0])-1 {
-		hi = ix.keys // the rightmost leaf holds every key past the others
-	}
-	return lo, hi
-}
-
-// heapBlockOf is the heap page of the index's e-th entry (0-based, index
-// order): ids are in heap order. A declared key's entries are in (key, TID)
-// order, its heap pages drawn per scan: an index-only scan over it that
-// must visit the heap is not modelled (heapBlockOf is then the id order).
-func (ix *btreeIndex) heapBlockOf(e, tpp int64) pg.BlockNumber {
-	return pg.BlockNumber(e / tpp)
 }

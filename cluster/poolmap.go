@@ -59,8 +59,8 @@ func (c *Cluster) relLetters() (map[pg.RelID]byte, []string) {
 			}
 		}
 		for _, ix := range c.sortedIndexes(r) {
-			rest = append(rest, rel{ix.id, ix.name})
-			order = append(order, rel{ix.id, ix.name})
+			rest = append(rest, rel{ix.ID, ix.Name})
+			order = append(order, rel{ix.ID, ix.Name})
 		}
 	}
 	next := byte('a')

@@ -110,8 +110,8 @@ func (c *Cluster) buffercache(want map[string]bool) *Buffercache {
 			}
 		}
 		for _, ix := range c.sortedIndexes(r) {
-			if showRel || want[ix.name] {
-				add(ix.id, ix.name)
+			if showRel || want[ix.Name] {
+				add(ix.ID, ix.Name)
 			}
 		}
 	}
