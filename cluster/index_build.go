@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"

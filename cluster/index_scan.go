@@ -2,11 +2,12 @@ package cluster
 
 import (
 	"fmt"
+	"slices"
+
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
-	"slices"
 )
 
 // indexScan is an Index Scan for ids from..to (nbtsearch.c, heapam_index_fetch_tuple):
