@@ -31,9 +31,11 @@
 // (the metapage read first in a new session, _bt_getroot); a full page
 // splits (_bt_split, keeping its fillfactor's worth on the left), its
 // downlink goes to the parent (_bt_insert_parent), and a split root gets a
-// new root above it (_bt_newroot, nbtpage.c's metapage update). The engine
-// that runs the statement supplies the pins, the WAL and the clock through
-// the Engine interface (insert.go).
+// new root above it (_bt_newroot, nbtpage.c's metapage update). A Writer
+// carries the backend: its pins go to the buffer pool and its records to the
+// WAL directly, as nbtinsert.c calls bufmgr.c and XLogInsert; what only the
+// cluster knows (an image's size under wal_compression, the catalog) comes
+// through the Engine interface (insert.go).
 //
 // # WAL records
 //

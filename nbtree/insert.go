@@ -3,35 +3,30 @@ package nbtree
 import (
 	"errors"
 
+	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
-// Engine is what an insertion needs of the cluster running it: one
-// backend's pins, its WAL records and its clock. Each method charges its
-// cost to that backend's simulated time.
+// Writer is one backend's insertions into an index during a statement. Its
+// pins, page changes and WAL records go straight to the buffer pool and
+// the log, as nbtinsert.c calls bufmgr.c and XLogInsert; what only the
+// cluster knows — an image's size under wal_compression, the catalog —
+// goes through Engine.
+type Writer struct {
+	Pool    *bufmgr.Pool
+	Backend *bufmgr.Backend
+	WAL     *wal.WAL
+	// FullPageWrites is full_page_writes during the statement.
+	FullPageWrites bool
+	Engine         Engine
+}
+
+// Engine is what an insertion needs of the cluster running it.
 type Engine interface {
-	// ReadBuffer pins page t (ReadBuffer, no strategy: a new pin bumps the
-	// page's usage count).
-	ReadBuffer(t pg.BufferTag) (pg.Buffer, error)
-	// ReleaseBuffer unpins b.
-	ReleaseBuffer(b pg.Buffer)
-	// MarkBufferDirty dirties b.
-	MarkBufferDirty(b pg.Buffer)
-	// ExtendBufferedRel adds a page to relation rel through shared buffers
-	// and returns it pinned.
-	ExtendBufferedRel(rel pg.RelID) (pg.Buffer, pg.BlockNumber, error)
-	// NeedsImage reports whether a record registering b must carry b's
-	// image: its page was last logged before the redo pointer and
-	// full_page_writes is on (XLogRecordAssemble).
-	NeedsImage(b pg.Buffer) bool
-	// ImageLen is the bytes of b's image with hole bytes left out, after
-	// wal_compression.
+	// ImageLen is the bytes of b's full-page image with hole bytes left
+	// out, after wal_compression, its CPU time charged to the backend.
 	ImageLen(b pg.Buffer, hole int) int
-	// XLogInsert inserts a record of size bytes carrying fpi full-page
-	// images and sets the LSN of the buffers it registers, b and other
-	// (other may be InvalidBuffer), to the record's (PageSetLSN).
-	XLogInsert(size, fpi int, b, other pg.Buffer)
 	// OpenIndex is the catalog lookups of a session's first insertion into
 	// an index (its support functions, index_open's relcache entry).
 	OpenIndex() error
@@ -47,19 +42,19 @@ var errKeyInsert = errors.New("nbtree: inserting into an index on a key other th
 // metapage first in a new session). A full leaf splits (_bt_split), its
 // downlink goes into the parent (_bt_insert_parent), which may split in
 // turn; a split root gets a new root above it.
-func (ix *Index) Insert(e Engine) error {
+func (ix *Index) Insert(w *Writer) error {
 	if ix.key != nil {
 		return errKeyInsert
 	}
 	if !ix.opened {
 		ix.opened = true
-		if err := e.OpenIndex(); err != nil {
+		if err := w.Engine.OpenIndex(); err != nil {
 			return err
 		}
 	}
 	if len(ix.levels) == 0 {
 		// _bt_getroot(BT_WRITE) on an empty index: a root leaf.
-		if err := ix.newRoot(e, NewRootLeafLen, 0); err != nil {
+		if err := ix.newRoot(w, NewRootLeafLen, 0); err != nil {
 			return err
 		}
 		ix.cachedRoot = ix.levels[0][0].blk
@@ -72,36 +67,39 @@ func (ix *Index) Insert(e Engine) error {
 		if ix.metaCached && ix.cachedRoot != root {
 			// _bt_getroot: the cached root is no longer the root (it split):
 			// it is read, found stale, and the metapage read again.
-			b, err := ix.pin(e, ix.cachedRoot)
+			b, err := ix.pin(w, ix.cachedRoot)
 			if err != nil {
 				return err
 			}
-			e.ReleaseBuffer(b)
+			w.Pool.Unpin(w.Backend, b)
 			ix.metaCached = false
 		}
 		if !ix.metaCached {
-			mb, err := ix.meta(e, false)
+			mb, err := ix.pin(w, MetaBlock)
 			if err != nil {
 				return err
 			}
-			e.ReleaseBuffer(mb)
+			w.Pool.Unpin(w.Backend, mb)
+			ix.cacheMeta()
 		}
+		// _bt_search: each level's rightmost page, root to leaf's parent,
+		// read and released on the way down (_bt_relandgetbuf).
 		for lv := height; lv >= 1; lv-- {
-			b, err := ix.pin(e, ix.rightmost(lv))
+			b, err := ix.pin(w, ix.rightmost(lv))
 			if err != nil {
 				return err
 			}
-			e.ReleaseBuffer(b)
+			w.Pool.Unpin(w.Backend, b)
 		}
 	}
-	lb, err := ix.pin(e, leaf)
+	lb, err := ix.pin(w, leaf)
 	if err != nil {
 		return err
 	}
-	if err := ix.add(e, 0, lb); err != nil {
+	if err := ix.add(w, 0, lb); err != nil {
 		return err
 	}
-	e.ReleaseBuffer(lb)
+	w.Pool.Unpin(w.Backend, lb)
 	ix.keys++
 	ix.fastpath = pg.InvalidBlockNumber
 	if len(ix.levels)-1 >= fastpathMinLevel {
@@ -119,15 +117,14 @@ func (ix *Index) rightmost(lv int) pg.BlockNumber {
 // add puts one item (a key on a leaf, a downlink above) on the rightmost
 // page of level lv, pinned as b: in place when it has room (_bt_insertonpg),
 // else by a split.
-func (ix *Index) add(e Engine, lv int, b pg.Buffer) error {
-	e.MarkBufferDirty(b)
+func (ix *Index) add(w *Writer, lv int, b pg.Buffer) error {
 	if ix.right[lv] < MaxItems {
 		ix.right[lv]++
 		size := InsertLeafLen
 		if lv > 0 {
 			size = InsertUpperLen
 		}
-		ix.log(e, b, size, tupleBytes, ix.right[lv], pg.InvalidBuffer)
+		ix.change(w, b, pg.InvalidBuffer, size, ix.right[lv])
 		return nil
 	}
 	// _bt_split of the rightmost page: the left keeps its fillfactor's worth
@@ -137,13 +134,12 @@ func (ix *Index) add(e Engine, lv int, b pg.Buffer) error {
 		keep = InnerDownlinks
 	}
 	nright := ix.right[lv] - keep + 1
-	rb, rblk, err := ix.newPage(e)
+	rb, rblk, err := ix.newPage(w) // before the critical section, as _bt_split allocates it
 	if err != nil {
 		return err
 	}
-	e.MarkBufferDirty(rb)
-	ix.log(e, b, SplitLen(nright), tupleBytes, keep+1, rb)
-	e.ReleaseBuffer(rb)
+	ix.change(w, b, rb, SplitLen(nright), keep+1)
+	w.Pool.Unpin(w.Backend, rb)
 	// The right page's low key: its first entry (on a leaf, the new key is
 	// entry ix.keys, the last of its nright), or its first child's.
 	first := ix.keys + 1 - int64(nright)
@@ -154,62 +150,82 @@ func (ix *Index) add(e Engine, lv int, b pg.Buffer) error {
 	ix.appendPage(lv, rblk, first)
 	ix.right[lv] = nright
 	if lv+1 < len(ix.levels) {
-		pb, err := ix.pin(e, ix.rightmost(lv+1))
+		pb, err := ix.pin(w, ix.rightmost(lv+1))
 		if err != nil {
 			return err
 		}
-		if err := ix.add(e, lv+1, pb); err != nil {
+		if err := ix.add(w, lv+1, pb); err != nil {
 			return err
 		}
-		e.ReleaseBuffer(pb)
+		w.Pool.Unpin(w.Backend, pb)
 		return nil
 	}
 	// The root split: a new root above, with the two downlinks.
-	return ix.newRoot(e, NewRootLen, 2)
+	return ix.newRoot(w, NewRootLen, 2)
+}
+
+// change is the critical section of an insert or a split: page b (and
+// other) dirtied, then the record of size logged, registering b
+// REGBUF_STANDARD: when b was last logged before the redo pointer, an
+// image of it (items on it afterwards, with a high key when not rightmost)
+// replaces its block data, the tuple (XLogRecordAssemble); the record's
+// LSN goes on both pages (PageSetLSN). One function on the hot path of
+// every insert.
+func (ix *Index) change(w *Writer, b, other pg.Buffer, size, items int) {
+	p, be := w.Pool, w.Backend
+	p.MarkBufferDirty(be, b)
+	fpi := 0
+	if w.FullPageWrites && p.BufferLSN(b) <= w.WAL.RedoRecPtr() {
+		size += wal.SizeOfBlockImageHeader + w.Engine.ImageLen(b, ImageHole(items)) - tupleBytes
+		fpi = 1
+	}
+	if other != pg.InvalidBuffer {
+		p.MarkBufferDirty(be, other)
+	}
+	lsn, now := w.WAL.Insert(be.Now, &be.WAL, size, fpi)
+	be.Now = now
+	p.SetPageLSN(b, lsn)
+	if other != pg.InvalidBuffer {
+		p.SetPageLSN(other, lsn)
+	}
 }
 
 // newRoot is _bt_getroot's first root or _bt_newroot: a new page on a new
-// top level holding items, the metapage dirtied to point at it, and the
+// top level holding items, the metapage changed to point at it, and the
 // XLOG_BTREE_NEWROOT record (of size) registering both.
-func (ix *Index) newRoot(e Engine, size, items int) error {
-	mb, err := ix.meta(e, true)
+func (ix *Index) newRoot(w *Writer, size, items int) error {
+	mb, err := ix.pin(w, MetaBlock)
 	if err != nil {
 		return err
 	}
-	nb, nblk, err := ix.newPage(e)
+	ix.cacheMeta()
+	nb, nblk, err := ix.newPage(w)
 	if err != nil {
 		return err
 	}
-	e.MarkBufferDirty(nb)
-	e.XLogInsert(size, 0, nb, mb)
-	e.ReleaseBuffer(nb)
-	e.ReleaseBuffer(mb)
+	w.Pool.MarkBufferDirty(w.Backend, nb)
+	w.Pool.MarkBufferDirty(w.Backend, mb)
+	lsn, now := w.WAL.Insert(w.Backend.Now, &w.Backend.WAL, size, 0) // both REGBUF_WILL_INIT: never an image
+	w.Backend.Now = now
+	w.Pool.SetPageLSN(nb, lsn)
+	w.Pool.SetPageLSN(mb, lsn)
+	w.Pool.Unpin(w.Backend, nb)
+	w.Pool.Unpin(w.Backend, mb)
 	ix.pushLevel([]page{{blk: nblk, first: 0}}, items) // the root covers every entry
 	return nil
 }
 
-// log logs a record registering page b (REGBUF_STANDARD) and other: when b
-// was last logged before the redo pointer, an image of it (items on it
-// afterwards, with a high key when not rightmost) replaces its blockData
-// bytes of block data.
-func (ix *Index) log(e Engine, b pg.Buffer, size, blockData, items int, other pg.Buffer) {
-	fpi := 0
-	if e.NeedsImage(b) {
-		size += wal.SizeOfBlockImageHeader + e.ImageLen(b, ImageHole(items)) - blockData
-		fpi = 1
-	}
-	e.XLogInsert(size, fpi, b, other)
-}
-
-// pin pins an index page.
-func (ix *Index) pin(e Engine, blk pg.BlockNumber) (pg.Buffer, error) {
-	return e.ReadBuffer(pg.BufferTag{Rel: ix.ID, Block: blk})
+// pin pins block blk of the index (ReadBuffer, no strategy: a new pin bumps
+// the page's usage count).
+func (ix *Index) pin(w *Writer, blk pg.BlockNumber) (pg.Buffer, error) {
+	b, _, err := w.Pool.ReadBuffer(w.Backend, pg.BufferTag{Rel: ix.ID, Block: blk}, nil)
+	return b, err
 }
 
 // newPage is _bt_getbuf(P_NEW) (_bt_allocbuf from 17): the index has no
 // free pages to reuse, so it is extended by a page through shared buffers.
-func (ix *Index) newPage(e Engine) (pg.Buffer, pg.BlockNumber, error) {
-	b, blk, err := e.ExtendBufferedRel(ix.ID)
+func (ix *Index) newPage(w *Writer) (pg.Buffer, pg.BlockNumber, error) {
+	b, blk, err := w.Pool.Extend(w.Backend, ix.ID, nil)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -217,19 +233,11 @@ func (ix *Index) newPage(e Engine) (pg.Buffer, pg.BlockNumber, error) {
 	return b, blk, nil
 }
 
-// meta pins the metapage and caches it for the session (_bt_getroot's
-// rd_amcache), dirtied when the root changes (_bt_newroot).
-func (ix *Index) meta(e Engine, dirty bool) (pg.Buffer, error) {
-	b, err := ix.pin(e, MetaBlock)
-	if err != nil {
-		return 0, err
-	}
+// cacheMeta notes that the session read the metapage (_bt_getroot's
+// rd_amcache): the root it names is the root now.
+func (ix *Index) cacheMeta() {
 	ix.metaCached = true
 	if len(ix.levels) > 0 {
 		ix.cachedRoot = ix.levels[len(ix.levels)-1][0].blk
 	}
-	if dirty {
-		e.MarkBufferDirty(b)
-	}
-	return b, nil
 }

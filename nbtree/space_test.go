@@ -85,19 +85,19 @@ func TestOrderedSearchMatchesArithmetic(t *testing.T) {
 			rows = 0 // an index created on an empty table, grown by inserts alone
 		}
 		ix := nbtree.New("t_id", table(rows), 2)
-		e := newFakeEngine(ix.Pages())
+		w, _ := newWriter(t, ix)
 		for round := range 3 {
 			n := int(r.Uint64n(60000))
 			if round == 0 && rows == 0 {
 				n++ // at least a root
 			}
-			insertN(t, ix, e, n)
+			insertN(t, ix, w, n)
 			if ix.Empty() {
 				continue
 			}
 			checkIDIndex(t, ix, r)
 		}
-		require.Equal(t, 0, e.held())
+		noPins(t, w)
 	}
 }
 
@@ -107,8 +107,8 @@ func TestOrderedSearchThreeLevels(t *testing.T) {
 	ix := nbtree.New("t_id", table(30000000), 2)
 	require.Equal(t, 3, ix.Height())
 	r := rng.New(7)
-	e := newFakeEngine(ix.Pages())
-	insertN(t, ix, e, 100000)
+	w, _ := newWriter(t, ix)
+	insertN(t, ix, w, 100000)
 	checkIDIndex(t, ix, r)
 }
 
