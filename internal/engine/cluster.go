@@ -7,6 +7,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/freespace"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/strategy"
@@ -42,8 +43,8 @@ type Cluster struct {
 	// rowChanges counts row changes logical decoding would emit (rows inserted).
 	rowChanges int64
 	// indexes are the btree indexes by name; indexByID by their storage.
-	indexes   map[string]*btreeIndex
-	indexByID map[pg.RelID]*btreeIndex
+	indexes   map[string]*nbtree.Index
+	indexByID map[pg.RelID]*nbtree.Index
 	// comp is wal_compression's compressor (nil: off).
 	comp wal.Compressor
 	// txn is the open transaction block (begin … commit), if any.
@@ -151,7 +152,7 @@ func (c *Cluster) RelName(id pg.RelID) string {
 		return f.rel.Name + forkSuffix(f.fork)
 	}
 	if ix, ok := c.indexByID[id]; ok {
-		return ix.name
+		return ix.Name
 	}
 	return c.rels[id].Name
 }
@@ -310,7 +311,7 @@ func (c *Cluster) imageBytes(t pg.BufferTag, hole int) (int, int64) {
 	case c.forkOwner[t.Rel].rel != nil:
 		img, hole = make([]byte, pg.BLCKSZ), 0
 	case c.indexByID[t.Rel] != nil:
-		img, hole = heap.WithoutHole(c.indexByID[t.Rel].pageBytes(t.Block))
+		img, hole = heap.WithoutHole(c.indexByID[t.Rel].PageBytes(t.Block))
 	default:
 		return pg.BLCKSZ - hole, 0
 	}

@@ -156,8 +156,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 		cur, curBlk = b, blk
 		return b, blk, nil
 	}
-	c.indexSessionStart(rel)
-	indexes := c.sortedIndexes(rel) // the table's indexes, each new row's entries (ExecOpenIndices)
+	indexes := c.openIndexes(be, rel) // the table's indexes, each new row's entries (ExecOpenIndices)
 	var flushHeap func(ntuples int) error
 	// flush is CopyMultiInsertBufferFlush: heap_multi_insert of the batch,
 	// then ExecInsertIndexTuples for each of its rows.
@@ -166,7 +165,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 			return err
 		}
 		for i := 0; i < ntuples; i++ {
-			if err := c.indexInsert(be, indexes); err != nil {
+			if err := indexes.insert(); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,10 @@ package engine
 
 import (
 	"fmt"
+
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/nbtree"
+	"github.com/pgbufsim/pgbufsim/pg"
 )
 
 // IndexSpec describes a CREATE INDEX: a btree on the implicit unique id
@@ -31,12 +35,9 @@ func (c *Cluster) Index(name string) (IndexInfo, bool) {
 	if !ok {
 		return IndexInfo{}, false
 	}
-	info := IndexInfo{Name: ix.name, Table: ix.rel.Name, Column: "id", Pages: ix.pages(), TablePages: ix.rel.NPages()}
-	if ix.key != nil {
-		info.Column, info.Distinct = ix.key.column, ix.key.distinct
-	}
-	for _, lv := range ix.levels {
-		info.Levels = append(info.Levels, len(lv))
+	info := IndexInfo{Name: ix.Name, Table: ix.Rel.Name, Column: "id", Pages: ix.Pages(), TablePages: ix.Rel.NPages(), Levels: ix.Levels()}
+	if k := ix.Key(); k != nil {
+		info.Column, info.Distinct = k.Column, k.Distinct
 	}
 	return info, true
 }
@@ -45,11 +46,11 @@ func (c *Cluster) Index(name string) (IndexInfo, bool) {
 // hold a key's entries, for an index on a key other than id.
 func (c *Cluster) KeyLeaves(index string, key int64) (first, last int, ok bool) {
 	ix, found := c.indexes[index]
-	if !found || ix.key == nil || key < 1 || key > ix.key.distinct {
+	if !found || ix.Key() == nil || key < 1 || key > ix.Key().Distinct {
 		return 0, 0, false
 	}
-	lo, hi := ix.key.keyRows(ix.rel.Rows, key)
-	return ix.key.leafOfPos(lo), ix.key.leafOfPos(hi - 1), true
+	lo, hi := ix.Key().Entries(ix.Rel.Rows, key)
+	return ix.LeafOfPos(lo), ix.LeafOfPos(hi - 1), true
 }
 
 // CreateIndex is CREATE INDEX: built bottom-up from a loaded table, or
@@ -82,7 +83,7 @@ func (c *Cluster) CreateIndex(s IndexSpec) (*StmtResult, error) {
 	if !validIdent(column) {
 		return fail("index %s: key=%s: expected a column name", name, column)
 	}
-	var key *keyLayout
+	var key *nbtree.Key
 	if column == "id" {
 		if s.Distinct != 0 || s.Correlation != nil {
 			return fail("index %s: key=id is unique and in load order (distinct and correlation follow); they apply to another key", name)
@@ -101,7 +102,7 @@ func (c *Cluster) CreateIndex(s IndexSpec) (*StmtResult, error) {
 				return fail("index %s: correlation=%g: expected a number from -1 to 1 (pg_stats.correlation)", name, corr)
 			}
 		}
-		key = &keyLayout{column: column, distinct: s.Distinct, correlation: corr}
+		key = &nbtree.Key{Column: column, Distinct: s.Distinct, Correlation: corr}
 	}
 	return c.Statement("index", func() (*StmtResult, error) { return c.createIndex(name, rel, key) })
 }
@@ -131,14 +132,14 @@ func (c *Cluster) IndexScan(name string, q IndexQuery) (*StmtResult, error) {
 	}
 	from, to := q.From, q.To
 	if from < 0 || to < 0 || to < from {
-		return fail("index_scan %s: give key=K, or from=A to=B with A ≤ B", ix.name)
+		return fail("index_scan %s: give key=K, or from=A to=B with A ≤ B", ix.Name)
 	}
-	if ix.key == nil {
+	if ix.Key() == nil {
 		if q.Rows != 0 || q.Pages != 0 {
-			return fail("index_scan %s: rows=: the rows of an id index follow from the table's layout; rows= and pages= declare another key's", ix.name)
+			return fail("index_scan %s: rows=: the rows of an id index follow from the table's layout; rows= and pages= declare another key's", ix.Name)
 		}
 		if q.Sorted {
-			return fail("index_scan %s: order=sorted: an id index already fetches in heap order", ix.name)
+			return fail("index_scan %s: order=sorted: an id index already fetches in heap order", ix.Name)
 		}
 		return c.Statement("index_scan", func() (*StmtResult, error) { return c.indexScan(ix, from, to) })
 	}
@@ -149,18 +150,70 @@ func (c *Cluster) IndexScan(name string, q IndexQuery) (*StmtResult, error) {
 	if pages == 0 {
 		pages = -1
 	}
-	kl := ix.key
+	kl := ix.Key()
 	if rows < -1 || pages < -1 {
-		return fail("index_scan %s: rows and pages must be at least 1", ix.name)
+		return fail("index_scan %s: rows and pages must be at least 1", ix.Name)
 	}
-	if from < 1 || to > kl.distinct {
-		return fail("index_scan %s: %s values are 1..%d (distinct=%d)", ix.name, kl.column, kl.distinct, kl.distinct)
+	if from < 1 || to > kl.Distinct {
+		return fail("index_scan %s: %s values are 1..%d (distinct=%d)", ix.Name, kl.Column, kl.Distinct, kl.Distinct)
 	}
 	if pages > 0 && rows > 0 && pages > rows {
-		return fail("index_scan %s: pages=%d: more pages than rows=%d", ix.name, pages, rows)
+		return fail("index_scan %s: pages=%d: more pages than rows=%d", ix.Name, pages, rows)
 	}
-	if pages > int64(ix.rel.NPages()) {
-		return fail("index_scan %s: pages=%d: the table has %d pages", ix.name, pages, ix.rel.NPages())
+	if pages > int64(ix.Rel.NPages()) {
+		return fail("index_scan %s: pages=%d: the table has %d pages", ix.Name, pages, ix.Rel.NPages())
 	}
 	return c.Statement("index_scan", func() (*StmtResult, error) { return c.indexScanKey(ix, from, to, rows, pages, q.Sorted) })
+}
+
+// sortedIndexes are rel's indexes in creation order.
+func (c *Cluster) sortedIndexes(rel *heap.Relation) []*nbtree.Index {
+	var out []*nbtree.Index
+	for _, ix := range c.indexes {
+		if ix.Rel == rel {
+			out = append(out, ix)
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].ID < out[j-1].ID; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// hasIndex reports whether rel has an index (whose maintenance by inserts is not modelled yet).
+func (c *Cluster) hasIndex(rel *heap.Relation) bool { return len(c.sortedIndexes(rel)) > 0 }
+
+// indexOwner names an index's storage in pg_buffercache-style output.
+func (c *Cluster) indexOwner(id pg.RelID, ix *nbtree.Index) {
+	if c.indexByID == nil {
+		c.indexByID = map[pg.RelID]*nbtree.Index{}
+	}
+	c.indexByID[id] = ix
+}
+
+// validIdent reports whether s is a plain SQL identifier.
+func validIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || (r >= 'a' && r <= 'z') || (i > 0 && r >= '0' && r <= '9') {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// keyIndexesMaintainable refuses loads into a table with an index on a key
+// other than id: where the new keys would go is not modelled.
+func (c *Cluster) keyIndexesMaintainable(rel *heap.Relation) error {
+	for _, ix := range c.sortedIndexes(rel) {
+		if k := ix.Key(); k != nil {
+			return fmt.Errorf("the table has an index on %s (%s): maintaining an index on a key other than id is not modelled; create it after loading", k.Column, ix.Name)
+		}
+	}
+	return nil
 }

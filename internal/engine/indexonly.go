@@ -5,6 +5,7 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/planner"
 )
@@ -21,7 +22,7 @@ import (
 
 // iosPlan is the cost of SELECT count(*) by an Index Only Scan of ix.
 type iosPlan struct {
-	ix           *btreeIndex
+	ix           *nbtree.Index
 	SerialCost   float64 // the scan and the Aggregate above it
 	Workers      int     // a parallel index-only scan's workers (0: none)
 	ParallelCost float64
@@ -29,19 +30,10 @@ type iosPlan struct {
 
 // costIndexOnly prices a full index-only scan of ix for count(*)
 // (planner.CostIndexOnly).
-func (c *Cluster) costIndexOnly(ix *btreeIndex, rel *heap.Relation, nblocks int, tuples float64) iosPlan {
-	st := planner.IndexStats{Pages: ix.pages(), Height: max(len(ix.levels)-1, 0), Correlation: ix.correlation()}
+func (c *Cluster) costIndexOnly(ix *nbtree.Index, rel *heap.Relation, nblocks int, tuples float64) iosPlan {
+	st := planner.IndexStats{Pages: ix.Pages(), Height: ix.Height(), Correlation: ix.Correlation()}
 	p := planner.CostIndexOnly(planner.CostsFrom(c.S), planner.StatsOf(rel, nblocks), st, rel.Analyzed, tuples)
 	return iosPlan{ix: ix, SerialCost: p.SerialCost, Workers: p.Workers, ParallelCost: p.ParallelCost}
-}
-
-// correlation is the index column's pg_statistic correlation after ANALYZE:
-// ids are inserted in heap order (1); a declared key has its declared one.
-func (ix *btreeIndex) correlation() float64 {
-	if ix.key != nil {
-		return ix.key.correlation
-	}
-	return 1
 }
 
 // cheapestIndexOnly is the cheapest index-only plan over rel's indexes, and
@@ -55,7 +47,7 @@ func (c *Cluster) cheapestIndexOnly(rel *heap.Relation, nblocks int, seq Plan) (
 	var best iosPlan
 	bestCost, parallel, found := seqCost, false, false
 	for _, ix := range c.sortedIndexes(rel) {
-		if len(ix.levels) == 0 {
+		if ix.Empty() {
 			continue // an empty index: the seq scan of an empty table is as cheap
 		}
 		p := c.costIndexOnly(ix, rel, nblocks, seq.EstimatedRows)
@@ -84,17 +76,17 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 	if parallel {
 		workers = min(plan.Workers, int(s.Int("max_parallel_workers")), int(s.Int("max_worker_processes")))
 	}
-	res := &StmtResult{Kind: "Index Only Scan using " + ix.name, Relation: rel.Name, Workers: workers}
+	res := &StmtResult{Kind: "Index Only Scan using " + ix.Name, Relation: rel.Name, Workers: workers}
 	if parallel {
 		res.WorkersPlanned = plan.Workers
 	}
-	if ix.key != nil {
+	if ix.Key() != nil {
 		if av, _ := rel.CountVisibility(); av < rel.NPages() || rel.NPages() > heapBlocksPerVMPage {
-			return nil, fmt.Errorf("scan %s: the planner chooses an Index Only Scan using %s, which visits the heap (or several visibility-map pages) in the declared key's order: not modelled (VACUUM %s first, or drop the key index)", rel.Name, ix.name, rel.Name)
+			return nil, fmt.Errorf("scan %s: the planner chooses an Index Only Scan using %s, which visits the heap (or several visibility-map pages) in the declared key's order: not modelled (VACUUM %s first, or drop the key index)", rel.Name, ix.Name, rel.Name)
 		}
 	}
 	tpp := int64(rel.Shape.TuplesPerPage())
-	leaves := len(ix.levels[0])
+	leaves := ix.Leaves()
 	nextLeaf, descended := 0, false
 	var heapFetches int64
 	hinted := map[pg.BlockNumber]int{}
@@ -112,8 +104,8 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 		p.step = func() (bool, error) {
 			if !descended {
 				descended = true
-				for _, blk := range ix.path(0) {
-					if err := c.readRelease(be, pg.BufferTag{Rel: ix.id, Block: blk}); err != nil {
+				for _, blk := range ix.Path(0) {
+					if err := c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: blk}); err != nil {
 						return true, err
 					}
 				}
@@ -123,15 +115,15 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 			}
 			leaf := nextLeaf
 			nextLeaf++
-			lb, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: ix.id, Block: ix.block(0, leaf)}, nil)
+			lb, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: ix.ID, Block: ix.Block(0, leaf)}, nil)
 			if err != nil {
 				return true, err
 			}
 			defer c.pool.Unpin(be, lb)
 			be.Now += costs.PageNs
-			lo, hi := ix.leafEntries(leaf)
+			lo, hi := ix.LeafEntries(leaf)
 			for e := lo; e < hi; e++ {
-				blk := ix.heapBlockOf(e, tpp)
+				blk := ix.HeapBlockOf(e, tpp)
 				if want := blk / heapBlocksPerVMPage; want != st.vmBlk {
 					if st.vmBuf != pg.InvalidBuffer {
 						c.pool.Unpin(be, st.vmBuf)
@@ -206,30 +198,4 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 	res.Extra = append(res.Extra, fmt.Sprintf("Heap Fetches: %d", heapFetches))
 	res.TimeNs = c.now - start
 	return res, nil
-}
-
-// leafEntries is leaf i's entries, as positions in index order [lo, hi).
-func (ix *btreeIndex) leafEntries(i int) (lo, hi int64) {
-	if ix.key != nil {
-		lo = ix.key.leafStart[i]
-		hi = ix.keys
-		if i+1 < len(ix.key.leafStart) {
-			hi = ix.key.leafStart[i+1]
-		}
-		return lo, hi
-	}
-	lo = int64(i) * btLeafKeys
-	hi = min(lo+btLeafKeys, ix.keys)
-	if i == len(ix.levels[0])-1 {
-		hi = ix.keys // the rightmost leaf holds every key past the others
-	}
-	return lo, hi
-}
-
-// heapBlockOf is the heap page of the index's e-th entry (0-based, index
-// order): ids are in heap order. A declared key's entries are in (key, TID)
-// order, its heap pages drawn per scan: an index-only scan over it that
-// must visit the heap is not modelled (heapBlockOf is then the id order).
-func (ix *btreeIndex) heapBlockOf(e, tpp int64) pg.BlockNumber {
-	return pg.BlockNumber(e / tpp)
 }

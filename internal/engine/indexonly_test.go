@@ -77,7 +77,7 @@ func TestParallelIndexOnlyCost(t *testing.T) {
 	ios, parallel, ok := c.cheapestIndexOnly(rel, nblocks, seq)
 	require.True(t, ok)
 	require.True(t, parallel)
-	require.Equal(t, 825, ios.ix.pages())
+	require.Equal(t, 825, ios.ix.Pages())
 	require.Equal(t, 2, ios.Workers)
 	require.InDelta(t, 8550.4225, ios.SerialCost, 1e-6)
 	require.InDelta(t, 7363.2225, ios.ParallelCost, 1e-6)

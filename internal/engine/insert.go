@@ -28,8 +28,7 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 	if err := c.fsmSearchRoot(be, rel); err != nil {
 		return nil, err
 	}
-	c.indexSessionStart(rel)
-	indexes := c.sortedIndexes(rel) // the table's indexes, each new row's entries (ExecOpenIndices)
+	indexes := c.openIndexes(be, rel) // the table's indexes, each new row's entries (ExecOpenIndices)
 	rel.TargetBlock = pg.InvalidBlockNumber
 	// Room for the pages the rows will fill (up to 2 TB's worth at once), so
 	// that a large load does not reallocate its per-page state page by page.
@@ -87,7 +86,7 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 		lsn, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.HeapInsert(tlen, image, c.imageHole(be, image, b, rel.Hole(blk))), nfpi)
 		c.pool.SetPageLSN(b, lsn)
 		c.pool.Unpin(be, b)
-		if err := c.indexInsert(be, indexes); err != nil {
+		if err := indexes.insert(); err != nil {
 			return true, err
 		}
 		be.Now += costs.InsertTupleNs

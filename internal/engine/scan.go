@@ -143,7 +143,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	if len(indexes) > 0 {
 		saved, savedIO := leader.Buf, leader.IOReadNs
 		for _, ix := range indexes {
-			if err := c.readRelease(leader, pg.BufferTag{Rel: ix.id, Block: 0}); err != nil {
+			if err := c.readRelease(leader, pg.BufferTag{Rel: ix.ID, Block: 0}); err != nil {
 				return nil, err
 			}
 		}

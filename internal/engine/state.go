@@ -235,13 +235,16 @@ type IndexRef struct {
 func (c *Cluster) TableIndexes(r *heap.Relation) []IndexRef {
 	var out []IndexRef
 	for _, ix := range c.sortedIndexes(r) {
-		out = append(out, IndexRef{ix.id, ix.name})
+		out = append(out, IndexRef{ix.ID, ix.Name})
 	}
 	return out
 }
 
 // IsIndex reports whether name is an index.
-func (c *Cluster) IsIndex(name string) bool { _, ok := c.indexes[name]; return ok }
+func (c *Cluster) IsIndex(name string) bool {
+	_, ok := c.indexes[name]
+	return ok
+}
 
 // RunClient drives step for be on the scheduler, interleaved with the WAL
 // writer, until it reports done; then the clock moves to be's end and its

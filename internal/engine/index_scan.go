@@ -1,0 +1,388 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/nbtree"
+	"github.com/pgbufsim/pgbufsim/pg"
+)
+
+// indexScan is an Index Scan for ids from..to (nbtsearch.c, heapam_index_fetch_tuple):
+// the root-to-leaf descent (the metapage was read at planning, which caches
+// the root), each leaf of the range in turn, and for every entry a heap
+// fetch that pins the tuple's page unless it is the page already held
+// (ReleaseAndReadBuffer). No strategy: every new pin bumps the usage count.
+// Each fetched tuple is checked (HeapTupleSatisfiesMVCC), so a page of a
+// fresh load is hinted — an image with checksums after a checkpoint.
+func (c *Cluster) indexScan(ix *nbtree.Index, from, to int64) (*StmtResult, error) {
+	rel := ix.Rel
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	if err := c.touchCatalog(be, catalogScan); err != nil {
+		return nil, err
+	}
+	// Planning: _bt_getrootheight reads the metapage (not in EXPLAIN's executor counters).
+	saved, savedIO := be.Buf, be.IOReadNs
+	if err := c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: 0}); err != nil {
+		return nil, err
+	}
+	be.Buf, be.IOReadNs = saved, savedIO
+	be.Now += costs.StatementNs
+	start := be.Now // EXPLAIN's Execution Time: from executor start
+	askFrom, askTo := from, to
+	cond := fmt.Sprintf("Index Cond: ((id >= %d) AND (id <= %d))", from, to)
+	from, to = max(from, 1), min(to, ix.Keys())
+	tpp := int64(rel.Shape.TuplesPerPage())
+	heapBuf, heapBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	vm := &vmPin{} // 19's on-access pruning pins the VM page
+	defer func() { // on an error path too
+		if heapBuf != pg.InvalidBuffer {
+			c.pool.Unpin(be, heapBuf)
+		}
+		vm.release(c, be)
+	}()
+	hintedHere := map[pg.BlockNumber]int64{}
+	var err error
+	if from <= to && !ix.Empty() {
+		for _, blk := range ix.Path(ix.LeafOf(from)) {
+			if err = c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: blk}); err != nil {
+				return nil, err
+			}
+		}
+		for leaf := ix.LeafOf(from); leaf <= ix.LeafOf(to); leaf++ {
+			lb, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: ix.ID, Block: ix.Block(0, leaf)}, nil)
+			if err != nil {
+				return nil, err
+			}
+			unpinLeaf := func() { c.pool.Unpin(be, lb) }
+			// The leaf's keys in the range: entry e is id e+1.
+			lo, hi := ix.LeafEntries(leaf)
+			lo, hi = max(from, lo+1), min(to, hi)
+			for k := lo; k <= hi; k++ {
+				blk := pg.BlockNumber((k - 1) / tpp)
+				if blk != heapBlk {
+					if heapBuf != pg.InvalidBuffer {
+						c.pool.Unpin(be, heapBuf)
+					}
+					heapBuf = pg.InvalidBuffer
+					if heapBuf, _, err = c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil); err != nil {
+						heapBuf = pg.InvalidBuffer
+						unpinLeaf()
+						return nil, err
+					}
+					if err = c.pruneOnAccess(be, heapBuf, rel, blk, vm); err != nil {
+						unpinLeaf()
+						return nil, err
+					}
+					heapBlk = blk
+					be.Now += costs.PageNs
+				}
+				f := rel.Flags(blk)
+				if f&(heap.PageHinted|heap.PageAllVisible) == 0 {
+					if hintedHere[blk] == 0 {
+						c.pool.MarkBufferDirtyHint(be, heapBuf, rel.Hole(blk))
+					}
+					hintedHere[blk]++
+					be.Now += costs.TupleUnhintNs
+				} else {
+					be.Now += costs.TupleNs
+				}
+			}
+			unpinLeaf()
+		}
+	}
+	// A page is hinted through once every tuple on it was checked.
+	for blk, n := range hintedHere {
+		if n == int64(rel.Tuples(blk)) {
+			rel.SetFlags(blk, heap.PageHinted)
+		}
+	}
+	res := &StmtResult{Kind: "Index Scan using " + ix.Name, Relation: rel.Name, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs,
+		From: askFrom, To: askTo}
+	res.Extra = append(res.Extra, cond)
+	return c.endIndexScan(be, res, start), nil
+}
+
+// endIndexScan ends a read-only scan: its hint-bit images make the WAL
+// writer flush them (an asynchronous commit's XLogSetAsyncXactLSN), and its
+// time is EXPLAIN's Execution Time, from executor start.
+func (c *Cluster) endIndexScan(be *bufmgr.Backend, res *StmtResult, start int64) *StmtResult {
+	c.finish([]*participant{{be: be}})
+	if res.WAL.Records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
+		c.wakeWalWriter(c.now)
+	}
+	res.TimeNs = c.now - start
+	c.foldWAL(be)
+	return res
+}
+
+// indexScanKey is an index scan of values from..to on a key index: the
+// descent, the leaves holding the values' entries, and a heap fetch per
+// entry (the page pinned anew when it changes: ReleaseAndReadBuffer). With
+// sorted, it is a Bitmap Heap Scan instead: the bitmap index scan reads the
+// same leaves, then each heap page once in block order, prefetched.
+func (c *Cluster) indexScanKey(ix *nbtree.Index, from, to, rows, pages int64, sorted bool) (*StmtResult, error) {
+	rel, kl := ix.Rel, ix.Key()
+	be, err := c.beginStatement(catalogScan)
+	if err != nil {
+		return nil, err
+	}
+	// Planning: _bt_getrootheight reads the metapage (not in EXPLAIN's executor counters).
+	saved, savedIO := be.Buf, be.IOReadNs
+	if err := c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: 0}); err != nil {
+		return nil, err
+	}
+	be.Buf, be.IOReadNs = saved, savedIO
+	start := be.Now // EXPLAIN's Execution Time: from executor start
+	lo, _ := kl.Entries(rel.Rows, from)
+	_, hi := kl.Entries(rel.Rows, to)
+	if rows < 0 {
+		rows = hi - lo
+	}
+	if pages < 0 {
+		pages = rows // each row on its own page unless declared
+		if kl.Correlation >= 1 || kl.Correlation <= -1 {
+			pages = (rows + int64(rel.Shape.TuplesPerPage()) - 1) / int64(rel.Shape.TuplesPerPage())
+		}
+	}
+	var visits []pg.BlockNumber
+	if rows > 0 && !ix.Empty() {
+		visits = c.keyHeapPages(ix, from, to, rows, pages)
+		for _, blk := range ix.Path(ix.LeafOfPos(lo)) {
+			if err := c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: blk}); err != nil {
+				return nil, err
+			}
+			be.Now += costs.PageNs
+		}
+		// _bt_readpage moves right while the page's high key does not pass the
+		// last value; the leaves of positions lo..hi−1.
+		for leaf := ix.LeafOfPos(lo); leaf <= ix.LeafOfPos(max(lo, hi-1)); leaf++ {
+			if err := c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: ix.Block(0, leaf)}); err != nil {
+				return nil, err
+			}
+			be.Now += costs.PageNs
+		}
+	}
+	kind := "Index Scan using " + ix.Name
+	if sorted {
+		kind = "Bitmap Heap Scan on " + rel.Name
+		perPage := map[pg.BlockNumber]int{}
+		for _, b := range visits {
+			perPage[b]++
+		}
+		visits = slices.Compact(slices.Sorted(slices.Values(visits)))
+		err = c.bitmapHeapFetch(be, rel, visits, perPage)
+	} else {
+		err = c.heapFetch(be, rel, visits)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &StmtResult{Kind: kind, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, From: from, To: to}
+	if !sorted {
+		res.Relation = rel.Name
+	}
+	if from == to {
+		res.Extra = append(res.Extra, fmt.Sprintf("Index Cond: (%s = %d)", kl.Column, from))
+	} else {
+		res.Extra = append(res.Extra, fmt.Sprintf("Index Cond: ((%s >= %d) AND (%s <= %d))", kl.Column, from, kl.Column, to))
+	}
+	if sorted {
+		res.Extra = append(res.Extra, fmt.Sprintf("Heap Blocks: exact=%d", len(visits)))
+	}
+	return c.endIndexScan(be, res, start), nil
+}
+
+// keyHeapPages is where the rows of values from..to lie, as the sequence of
+// heap pages an index scan fetches them from, in index order: by value, and
+// within a value by heap TID (nbtree keeps duplicates in TID order since
+// PostgreSQL 12). The rows lie on pages distinct heap pages chosen within a
+// span of the table that the correlation sets: span = pages + (N − pages)
+// × (1 − |correlation|), placed where the values' rows would be if the
+// table were in key order; correlation 1 gives consecutive pages, 0 the
+// whole table. The rows are dealt over those pages in a random order (or in
+// order, with correlation 1). The draw is seeded by the cluster's seed, the
+// index and the values, so the same query meets the same pages every time.
+func (c *Cluster) keyHeapPages(ix *nbtree.Index, from, to, rows, pages int64) []pg.BlockNumber {
+	kl, rel := ix.Key(), ix.Rel
+	nb := int64(rel.NPages())
+	pages = min(pages, nb, rows)
+	corr := kl.Correlation
+	if corr < 0 {
+		corr = -corr
+	}
+	span := pages + int64(float64(nb-pages)*(1-corr)+0.5)
+	first, _ := kl.Entries(rel.Rows, from)
+	startPage := first * nb / max(1, rel.Rows)
+	startPage = min(startPage, nb-span)
+	rng := newPCG(c.seed ^ uint64(ix.ID)<<40 ^ uint64(from)<<20 ^ uint64(to))
+	// pages distinct pages of the span (Floyd's sampling), ascending.
+	chosen := make(map[int64]bool, pages)
+	for j := span - pages; j < span; j++ {
+		t := int64(rng.next()) % (j + 1)
+		if chosen[t] {
+			t = j
+		}
+		chosen[t] = true
+	}
+	set := make([]int64, 0, pages)
+	for p := range chosen {
+		set = append(set, startPage+p)
+	}
+	slices.Sort(set)
+	// Deal the rows over the pages: every page gets one, the rest at random;
+	// each value's rows in TID order.
+	owner := make([]int64, rows)
+	for i := range owner {
+		if int64(i) < pages {
+			owner[i] = set[i]
+		} else {
+			owner[i] = set[int64(rng.next())%pages]
+		}
+	}
+	if corr < 1 {
+		for i := len(owner) - 1; i > 0; i-- { // Fisher–Yates: which value each row belongs to
+			j := int(rng.next()) % (i + 1)
+			owner[i], owner[j] = owner[j], owner[i]
+		}
+	}
+	nkeys := to - from + 1
+	var visits []pg.BlockNumber
+	for v := int64(0); v < nkeys; v++ {
+		group := owner[v*rows/nkeys : (v+1)*rows/nkeys]
+		slices.Sort(group)
+		for _, p := range group {
+			visits = append(visits, pg.BlockNumber(p))
+		}
+	}
+	return visits
+}
+
+// heapFetch is heapam_index_fetch_tuple for each entry in index order: a new
+// page is pinned (no strategy: every new pin bumps its usage count), the
+// tuple's visibility checked, which hints it (an image with checksums after
+// a checkpoint) when its page is not yet hinted.
+func (c *Cluster) heapFetch(be *bufmgr.Backend, rel *heap.Relation, visits []pg.BlockNumber) error {
+	cur, curBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	vm := &vmPin{} // 19's on-access pruning pins the VM page
+	defer func() {
+		if cur != pg.InvalidBuffer {
+			c.pool.Unpin(be, cur)
+		}
+		vm.release(c, be)
+	}()
+	hinted := map[pg.BlockNumber]int{}
+	for _, blk := range visits {
+		if blk != curBlk {
+			if cur != pg.InvalidBuffer {
+				c.pool.Unpin(be, cur)
+				cur = pg.InvalidBuffer
+			}
+			b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil)
+			if err != nil {
+				return err
+			}
+			cur, curBlk = b, blk
+			if err := c.pruneOnAccess(be, b, rel, blk, vm); err != nil {
+				return err
+			}
+		}
+		c.fetchTuple(be, rel, cur, blk, hinted)
+	}
+	c.settleHints(rel, hinted)
+	return nil
+}
+
+// fetchTuple checks one fetched tuple: its fetch cost, and its hint bit.
+func (c *Cluster) fetchTuple(be *bufmgr.Backend, rel *heap.Relation, b pg.Buffer, blk pg.BlockNumber, hinted map[pg.BlockNumber]int) {
+	be.Now += costs.FetchNs
+	if rel.Flags(blk)&(heap.PageHinted|heap.PageAllVisible) == 0 {
+		if hinted[blk] == 0 {
+			c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
+		}
+		hinted[blk]++
+		be.Now += costs.TupleUnhintNs
+	} else {
+		be.Now += costs.TupleNs
+	}
+}
+
+// settleHints marks pages whose every tuple was checked as hinted.
+func (c *Cluster) settleHints(rel *heap.Relation, hinted map[pg.BlockNumber]int) {
+	for blk, n := range hinted {
+		if n == rel.Tuples(blk) {
+			rel.SetFlags(blk, heap.PageHinted)
+		}
+	}
+}
+
+// bitmapHeapFetch reads each page of an exact bitmap once, in block order.
+// From 18 through a read stream (BitmapHeapScanNextBlock); before, with
+// PrefetchBuffer running prefetch_target pages ahead of the scan, the
+// target growing 0, 1, 2, 4, … up to effective_io_concurrency
+// (BitmapAdjustPrefetchTarget); a prefetch of a page not in shared buffers is
+// a posix_fadvise(WILLNEED).
+func (c *Cluster) bitmapHeapFetch(be *bufmgr.Backend, rel *heap.Relation, pages []pg.BlockNumber, rows map[pg.BlockNumber]int) error {
+	hinted := map[pg.BlockNumber]int{}
+	check := func(b pg.Buffer, blk pg.BlockNumber) {
+		for range rows[blk] {
+			c.fetchTuple(be, rel, b, blk, hinted)
+		}
+	}
+	if c.S.Version >= 18 {
+		i := 0
+		rs := c.newStream(be, nil, rel, false, false, func() (pg.BlockNumber, bool) {
+			if i >= len(pages) {
+				return 0, false
+			}
+			i++
+			return pages[i-1], true
+		})
+		defer rs.End()
+		for {
+			b, blk, ok, err := rs.Next()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			check(b, blk)
+			c.pool.Unpin(be, b)
+		}
+		c.settleHints(rel, hinted)
+		return nil
+	}
+	maxTarget := int(c.S.Int("effective_io_concurrency"))
+	target, prefetched := 0, 0
+	for i, blk := range pages {
+		for prefetched < len(pages) && prefetched <= i+target {
+			if prefetched > i {
+				t := pg.BufferTag{Rel: rel.ID, Block: pages[prefetched]}
+				if c.pool.Lookup(t) == pg.InvalidBuffer {
+					c.pool.IO().Advise(be, t, 1)
+				}
+			}
+			prefetched++
+		}
+		switch {
+		case target >= maxTarget:
+		case target >= maxTarget/2:
+			target = maxTarget
+		case target > 0:
+			target *= 2
+		default:
+			target++
+		}
+		b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil)
+		if err != nil {
+			return err
+		}
+		check(b, blk)
+		c.pool.Unpin(be, b)
+	}
+	c.settleHints(rel, hinted)
+	return nil
+}
