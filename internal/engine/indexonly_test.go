@@ -101,7 +101,7 @@ func open15(t *testing.T, name string, rows int64, tupleBytes int, indexFirst bo
 	_, err = c.InsertSelect(r, rows)
 	require.NoError(t, err)
 	index := func() {
-		_, err := c.CreateIndex(IndexSpec{Name: name + "_id", Table: name})
+		_, err := c.BuildIndex(name+"_id", r, nil)
 		require.NoError(t, err)
 	}
 	if indexFirst {
