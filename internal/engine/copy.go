@@ -2,8 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
@@ -23,51 +21,6 @@ const (
 // errCopyFreeze is PostgreSQL's error text for COPY FREEZE on a table not
 // created or truncated in the current transaction.
 const errCopyFreeze = "cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction"
-
-// copyLineLen is the length of row id's line in COPY's text format (without
-// its newline): the fields separated by tabs. Rows are the same shape as
-// verify loads: the id, then a pad of 'x' (or the declared columns).
-func copyLineLen(rel *heap.Relation, id int64) int {
-	digits := len(strconv.FormatInt(id, 10))
-	if len(rel.Columns) == 0 {
-		if pad := rel.PadLen(); pad >= 0 {
-			return digits + 1 + pad
-		}
-		return digits
-	}
-	n, idDone := 0, false
-	for i, col := range rel.Columns {
-		if i > 0 {
-			n++ // tab
-		}
-		typ, ln, _ := strings.Cut(strings.TrimSpace(col), ":")
-		switch typ {
-		case "int2", "int4", "int", "integer", "int8", "bigint":
-			if !idDone {
-				n, idDone = n+digits, true
-			} else {
-				n++ // 0
-			}
-		case "float8":
-			n++
-		case "bool", "boolean":
-			n++ // t
-		case "date":
-			n += len("2000-01-01")
-		case "timestamp", "timestamptz":
-			n += len("2000-01-01 00:00:00")
-		case "uuid":
-			n += 36
-		default: // text:N, varchar:N; bytea:N in hex, its backslash escaped
-			l, _ := strconv.Atoi(ln)
-			if typ == "bytea" {
-				l = 3 + 2*l // \\x and two hex digits a byte
-			}
-			n += l
-		}
-	}
-	return n
-}
 
 // copyFrom runs COPY rel FROM STDIN [FREEZE] of n rows (copyfrom.c CopyFrom):
 // rows buffered and flushed by heap_multi_insert through a BulkInsertState,
@@ -248,7 +201,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 			return true, nil
 		}
 		batch++
-		bytes += copyLineLen(rel, first+done+int64(batch)-1)
+		bytes += rel.CopyLineLen(first + done + int64(batch) - 1)
 		if batch >= copyMaxBufferedTuples || bytes >= copyMaxBufferedBytes {
 			if err := flush(batch); err != nil {
 				return true, err
