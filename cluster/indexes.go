@@ -3,6 +3,8 @@ package cluster
 import (
 	"fmt"
 
+	"github.com/pgbufsim/pgbufsim/internal/engine"
+	"github.com/pgbufsim/pgbufsim/internal/engine/indexscan"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 )
 
@@ -139,7 +141,7 @@ func (c *Cluster) IndexScan(name string, q IndexQuery) (*StmtResult, error) {
 		if q.Sorted {
 			return fail("index_scan %s: order=sorted: an id index already fetches in heap order", ix.Name)
 		}
-		return stmt(c.e.ScanIndexRange(ix, from, to))
+		return stmt(c.e.Statement("index_scan", func() (*engine.StmtResult, error) { return indexscan.Range(c.e, ix, from, to) }))
 	}
 	rows, pages := q.Rows, q.Pages
 	if rows == 0 {
@@ -161,7 +163,9 @@ func (c *Cluster) IndexScan(name string, q IndexQuery) (*StmtResult, error) {
 	if pages > int64(ix.Rel.NPages()) {
 		return fail("index_scan %s: pages=%d: the table has %d pages", ix.Name, pages, ix.Rel.NPages())
 	}
-	return stmt(c.e.ScanIndexKey(ix, from, to, rows, pages, q.Sorted))
+	return stmt(c.e.Statement("index_scan", func() (*engine.StmtResult, error) {
+		return indexscan.Key(c.e, ix, from, to, rows, pages, q.Sorted)
+	}))
 }
 
 // validIdent reports whether s is a plain SQL identifier.

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math/bits"
-	"strings"
 
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -119,31 +118,6 @@ type CrashReport struct {
 	DirtyBuffersLost int
 	DirtyOSPagesLost int
 	Torn             []string // relation/block of each page write in flight, torn
-}
-
-func (r CrashReport) String() string {
-	return fmt.Sprintf("power lost at %s ms: WAL durable up to %s (%d bytes not flushed lost); %d dirty buffers and %d dirty OS-cache pages lost; page writes in flight, torn: %d%s",
-		formatMs(r.AtNs), r.WALEnd, r.WALLost, r.DirtyBuffersLost, r.DirtyOSPagesLost, len(r.Torn), tornList(r.Torn))
-}
-
-// formatMs prints nanoseconds as milliseconds with all six decimals.
-func formatMs(ns int64) string { return fmt.Sprintf("%d.%06d", ns/1e6, ns%1e6) }
-
-// tornList names the first torn pages, for the reports.
-func tornList(torn []string) string {
-	const show = 8
-	var names []string
-	for i, w := range torn {
-		if i == show {
-			names = append(names, fmt.Sprintf("… (%d more)", len(torn)-show))
-			break
-		}
-		names = append(names, w)
-	}
-	if len(names) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(names, " ") + ")"
 }
 
 func (c *Cluster) crashReport() CrashReport {

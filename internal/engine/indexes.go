@@ -19,17 +19,6 @@ func (c *Cluster) BuildIndex(name string, rel *heap.Relation, key *nbtree.Key) (
 	return c.Statement("index", func() (*StmtResult, error) { return c.createIndex(name, rel, key) })
 }
 
-// ScanIndexRange is an Index Scan of an id index for ids from to to, as a statement.
-func (c *Cluster) ScanIndexRange(ix *nbtree.Index, from, to int64) (*StmtResult, error) {
-	return c.Statement("index_scan", func() (*StmtResult, error) { return c.indexScan(ix, from, to) })
-}
-
-// ScanIndexKey is an Index Scan (or with sorted a Bitmap Heap Scan) of a key
-// index for keys from to to, rows and pages as declared (−1: the layout's), as a statement.
-func (c *Cluster) ScanIndexKey(ix *nbtree.Index, from, to, rows, pages int64, sorted bool) (*StmtResult, error) {
-	return c.Statement("index_scan", func() (*StmtResult, error) { return c.indexScanKey(ix, from, to, rows, pages, sorted) })
-}
-
 // sortedIndexes are rel's indexes in creation order.
 func (c *Cluster) sortedIndexes(rel *heap.Relation) []*nbtree.Index {
 	var out []*nbtree.Index

@@ -260,3 +260,52 @@ func (c *Cluster) RunClient(be *bufmgr.Backend, step func() (bool, error)) error
 func (c *Cluster) ClientEvictions() int64 {
 	return c.pool.Stats.Rel[bufmgr.ClientBackend][strategy.Normal][bufmgr.OpEvictions]
 }
+
+// # What the index scans (package indexscan) use
+
+// Seed is the cluster's seed, which seeds a key index's heap-page draw.
+func (c *Cluster) Seed() uint64 { return c.seed }
+
+// SessionScan is a SELECT's session.
+const SessionScan = catalogScan
+
+// TouchCatalog pins a session's catalog pages for be (see touchCatalog).
+func (c *Cluster) TouchCatalog(be *bufmgr.Backend, kind CatalogKind) error {
+	return c.touchCatalog(be, kind)
+}
+
+// BeginStatement starts a statement in a new client session (see beginStatement).
+func (c *Cluster) BeginStatement(kind CatalogKind) (*bufmgr.Backend, error) {
+	return c.beginStatement(kind)
+}
+
+// ReadRelease reads page t into the pool for be and releases it.
+func (c *Cluster) ReadRelease(be *bufmgr.Backend, t pg.BufferTag) error { return c.readRelease(be, t) }
+
+// NewStream is a read stream of rel's pages for be (see newStream).
+func (c *Cluster) NewStream(be *bufmgr.Backend, ring *strategy.Ring, rel *heap.Relation, maintenance, sequential bool, next func() (pg.BlockNumber, bool)) *bufmgr.ReadStream {
+	return c.newStream(be, ring, rel, maintenance, sequential, next)
+}
+
+// VMPin is a scan's pinned visibility-map page (rs_vmbuffer).
+type VMPin = vmPin
+
+// NewVMPin is a scan's VM pin, holding nothing yet.
+func NewVMPin() *VMPin { return &vmPin{} }
+
+// Release unpins the VM page at the end of the scan.
+func (v *vmPin) Release(c *Cluster, be *bufmgr.Backend) { v.release(c, be) }
+
+// PruneOnAccess is heap_page_prune_opt for a read-only scan (19; nothing before).
+func (c *Cluster) PruneOnAccess(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, vm *VMPin) error {
+	return c.pruneOnAccess(be, b, rel, blk, vm)
+}
+
+// WakeWalWriter sets the WAL writer's latch at time t (an async commit's XLogSetAsyncXactLSN).
+func (c *Cluster) WakeWalWriter(t int64) { c.wakeWalWriter(t) }
+
+// FoldWAL moves a backend's WAL I/O counters into pg_stat_io.
+func (c *Cluster) FoldWAL(be *bufmgr.Backend) { c.foldWAL(be) }
+
+// FinishBackend ends a one-process statement at be's time.
+func (c *Cluster) FinishBackend(be *bufmgr.Backend) { c.finish([]*participant{{be: be}}) }

@@ -1,4 +1,10 @@
-package engine
+// Package indexscan runs the index scans a client asks for: an Index Scan of
+// a btree in (key, TID) order (nodeIndexscan.c: _bt_first's descent, the
+// leaf chain, heapam_index_fetch_tuple for each entry, every new heap page a
+// pin with no strategy) and a Bitmap Heap Scan (nodeBitmapHeapscan.c: each
+// heap page once, in block order, through a read stream that prefetches),
+// on the engine's pool and clock. The btree's shape is package nbtree's.
+package indexscan
 
 import (
 	"fmt"
@@ -6,6 +12,7 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
@@ -17,15 +24,15 @@ import (
 // (ReleaseAndReadBuffer). No strategy: every new pin bumps the usage count.
 // Each fetched tuple is checked (HeapTupleSatisfiesMVCC), so a page of a
 // fresh load is hinted — an image with checksums after a checkpoint.
-func (c *Cluster) indexScan(ix *nbtree.Index, from, to int64) (*StmtResult, error) {
+func (c scan) indexScan(ix *nbtree.Index, from, to int64) (*engine.StmtResult, error) {
 	rel := ix.Rel
-	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	if err := c.touchCatalog(be, catalogScan); err != nil {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.Now())
+	if err := c.TouchCatalog(be, engine.SessionScan); err != nil {
 		return nil, err
 	}
 	// Planning: _bt_getrootheight reads the metapage (not in EXPLAIN's executor counters).
 	saved, savedIO := be.Buf, be.IOReadNs
-	if err := c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: 0}); err != nil {
+	if err := c.ReadRelease(be, pg.BufferTag{Rel: ix.ID, Block: 0}); err != nil {
 		return nil, err
 	}
 	be.Buf, be.IOReadNs = saved, savedIO
@@ -36,27 +43,27 @@ func (c *Cluster) indexScan(ix *nbtree.Index, from, to int64) (*StmtResult, erro
 	from, to = max(from, 1), min(to, ix.Keys())
 	tpp := int64(rel.Shape.TuplesPerPage())
 	heapBuf, heapBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
-	vm := &vmPin{} // 19's on-access pruning pins the VM page
-	defer func() { // on an error path too
+	vm := engine.NewVMPin() // 19's on-access pruning pins the VM page
+	defer func() {          // on an error path too
 		if heapBuf != pg.InvalidBuffer {
-			c.pool.Unpin(be, heapBuf)
+			c.Pool().Unpin(be, heapBuf)
 		}
-		vm.release(c, be)
+		vm.Release(c.Cluster, be)
 	}()
 	hintedHere := map[pg.BlockNumber]int64{}
 	var err error
 	if from <= to && !ix.Empty() {
 		for _, blk := range ix.Path(ix.LeafOf(from)) {
-			if err = c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: blk}); err != nil {
+			if err = c.ReadRelease(be, pg.BufferTag{Rel: ix.ID, Block: blk}); err != nil {
 				return nil, err
 			}
 		}
 		for leaf := ix.LeafOf(from); leaf <= ix.LeafOf(to); leaf++ {
-			lb, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: ix.ID, Block: ix.Block(0, leaf)}, nil)
+			lb, _, err := c.Pool().ReadBuffer(be, pg.BufferTag{Rel: ix.ID, Block: ix.Block(0, leaf)}, nil)
 			if err != nil {
 				return nil, err
 			}
-			unpinLeaf := func() { c.pool.Unpin(be, lb) }
+			unpinLeaf := func() { c.Pool().Unpin(be, lb) }
 			// The leaf's keys in the range: entry e is id e+1.
 			lo, hi := ix.LeafEntries(leaf)
 			lo, hi = max(from, lo+1), min(to, hi)
@@ -64,15 +71,15 @@ func (c *Cluster) indexScan(ix *nbtree.Index, from, to int64) (*StmtResult, erro
 				blk := pg.BlockNumber((k - 1) / tpp)
 				if blk != heapBlk {
 					if heapBuf != pg.InvalidBuffer {
-						c.pool.Unpin(be, heapBuf)
+						c.Pool().Unpin(be, heapBuf)
 					}
 					heapBuf = pg.InvalidBuffer
-					if heapBuf, _, err = c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil); err != nil {
+					if heapBuf, _, err = c.Pool().ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil); err != nil {
 						heapBuf = pg.InvalidBuffer
 						unpinLeaf()
 						return nil, err
 					}
-					if err = c.pruneOnAccess(be, heapBuf, rel, blk, vm); err != nil {
+					if err = c.PruneOnAccess(be, heapBuf, rel, blk, vm); err != nil {
 						unpinLeaf()
 						return nil, err
 					}
@@ -82,7 +89,7 @@ func (c *Cluster) indexScan(ix *nbtree.Index, from, to int64) (*StmtResult, erro
 				f := rel.Flags(blk)
 				if f&(heap.PageHinted|heap.PageAllVisible) == 0 {
 					if hintedHere[blk] == 0 {
-						c.pool.MarkBufferDirtyHint(be, heapBuf, rel.Hole(blk))
+						c.Pool().MarkBufferDirtyHint(be, heapBuf, rel.Hole(blk))
 					}
 					hintedHere[blk]++
 					be.Now += costs.TupleUnhintNs
@@ -99,7 +106,7 @@ func (c *Cluster) indexScan(ix *nbtree.Index, from, to int64) (*StmtResult, erro
 			rel.SetFlags(blk, heap.PageHinted)
 		}
 	}
-	res := &StmtResult{Kind: "Index Scan using " + ix.Name, Relation: rel.Name, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs,
+	res := &engine.StmtResult{Kind: "Index Scan using " + ix.Name, Relation: rel.Name, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs,
 		From: askFrom, To: askTo}
 	res.Extra = append(res.Extra, cond)
 	return c.endIndexScan(be, res, start), nil
@@ -108,13 +115,13 @@ func (c *Cluster) indexScan(ix *nbtree.Index, from, to int64) (*StmtResult, erro
 // endIndexScan ends a read-only scan: its hint-bit images make the WAL
 // writer flush them (an asynchronous commit's XLogSetAsyncXactLSN), and its
 // time is EXPLAIN's Execution Time, from executor start.
-func (c *Cluster) endIndexScan(be *bufmgr.Backend, res *StmtResult, start int64) *StmtResult {
-	c.finish([]*participant{{be: be}})
-	if res.WAL.Records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
-		c.wakeWalWriter(c.now)
+func (c scan) endIndexScan(be *bufmgr.Backend, res *engine.StmtResult, start int64) *engine.StmtResult {
+	c.FinishBackend(be)
+	if res.WAL.Records > 0 && c.WAL().SetAsyncXactLSN(c.WAL().InsertLSN()) {
+		c.WakeWalWriter(c.Now())
 	}
-	res.TimeNs = c.now - start
-	c.foldWAL(be)
+	res.TimeNs = c.Now() - start
+	c.FoldWAL(be)
 	return res
 }
 
@@ -123,15 +130,15 @@ func (c *Cluster) endIndexScan(be *bufmgr.Backend, res *StmtResult, start int64)
 // entry (the page pinned anew when it changes: ReleaseAndReadBuffer). With
 // sorted, it is a Bitmap Heap Scan instead: the bitmap index scan reads the
 // same leaves, then each heap page once in block order, prefetched.
-func (c *Cluster) indexScanKey(ix *nbtree.Index, from, to, rows, pages int64, sorted bool) (*StmtResult, error) {
+func (c scan) indexScanKey(ix *nbtree.Index, from, to, rows, pages int64, sorted bool) (*engine.StmtResult, error) {
 	rel, kl := ix.Rel, ix.Key()
-	be, err := c.beginStatement(catalogScan)
+	be, err := c.BeginStatement(engine.SessionScan)
 	if err != nil {
 		return nil, err
 	}
 	// Planning: _bt_getrootheight reads the metapage (not in EXPLAIN's executor counters).
 	saved, savedIO := be.Buf, be.IOReadNs
-	if err := c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: 0}); err != nil {
+	if err := c.ReadRelease(be, pg.BufferTag{Rel: ix.ID, Block: 0}); err != nil {
 		return nil, err
 	}
 	be.Buf, be.IOReadNs = saved, savedIO
@@ -149,9 +156,9 @@ func (c *Cluster) indexScanKey(ix *nbtree.Index, from, to, rows, pages int64, so
 	}
 	var visits []pg.BlockNumber
 	if rows > 0 && !ix.Empty() {
-		visits = ix.KeyHeapPages(c.seed, from, to, rows, pages)
+		visits = ix.KeyHeapPages(c.Seed(), from, to, rows, pages)
 		for _, blk := range ix.Path(ix.LeafOfPos(lo)) {
-			if err := c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: blk}); err != nil {
+			if err := c.ReadRelease(be, pg.BufferTag{Rel: ix.ID, Block: blk}); err != nil {
 				return nil, err
 			}
 			be.Now += costs.PageNs
@@ -159,7 +166,7 @@ func (c *Cluster) indexScanKey(ix *nbtree.Index, from, to, rows, pages int64, so
 		// _bt_readpage moves right while the page's high key does not pass the
 		// last value; the leaves of positions lo..hi−1.
 		for leaf := ix.LeafOfPos(lo); leaf <= ix.LeafOfPos(max(lo, hi-1)); leaf++ {
-			if err := c.readRelease(be, pg.BufferTag{Rel: ix.ID, Block: ix.Block(0, leaf)}); err != nil {
+			if err := c.ReadRelease(be, pg.BufferTag{Rel: ix.ID, Block: ix.Block(0, leaf)}); err != nil {
 				return nil, err
 			}
 			be.Now += costs.PageNs
@@ -180,7 +187,7 @@ func (c *Cluster) indexScanKey(ix *nbtree.Index, from, to, rows, pages int64, so
 	if err != nil {
 		return nil, err
 	}
-	res := &StmtResult{Kind: kind, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, From: from, To: to}
+	res := &engine.StmtResult{Kind: kind, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, From: from, To: to}
 	if !sorted {
 		res.Relation = rel.Name
 	}
@@ -199,58 +206,35 @@ func (c *Cluster) indexScanKey(ix *nbtree.Index, from, to, rows, pages int64, so
 // page is pinned (no strategy: every new pin bumps its usage count), the
 // tuple's visibility checked, which hints it (an image with checksums after
 // a checkpoint) when its page is not yet hinted.
-func (c *Cluster) heapFetch(be *bufmgr.Backend, rel *heap.Relation, visits []pg.BlockNumber) error {
+func (c scan) heapFetch(be *bufmgr.Backend, rel *heap.Relation, visits []pg.BlockNumber) error {
 	cur, curBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
-	vm := &vmPin{} // 19's on-access pruning pins the VM page
+	vm := engine.NewVMPin() // 19's on-access pruning pins the VM page
 	defer func() {
 		if cur != pg.InvalidBuffer {
-			c.pool.Unpin(be, cur)
+			c.Pool().Unpin(be, cur)
 		}
-		vm.release(c, be)
+		vm.Release(c.Cluster, be)
 	}()
 	hinted := map[pg.BlockNumber]int{}
 	for _, blk := range visits {
 		if blk != curBlk {
 			if cur != pg.InvalidBuffer {
-				c.pool.Unpin(be, cur)
+				c.Pool().Unpin(be, cur)
 				cur = pg.InvalidBuffer
 			}
-			b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil)
+			b, _, err := c.Pool().ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil)
 			if err != nil {
 				return err
 			}
 			cur, curBlk = b, blk
-			if err := c.pruneOnAccess(be, b, rel, blk, vm); err != nil {
+			if err := c.PruneOnAccess(be, b, rel, blk, vm); err != nil {
 				return err
 			}
 		}
-		c.fetchTuple(be, rel, cur, blk, hinted)
+		c.FetchTuple(be, rel, cur, blk, hinted)
 	}
-	c.settleHints(rel, hinted)
+	c.SettleHints(rel, hinted)
 	return nil
-}
-
-// fetchTuple checks one fetched tuple: its fetch cost, and its hint bit.
-func (c *Cluster) fetchTuple(be *bufmgr.Backend, rel *heap.Relation, b pg.Buffer, blk pg.BlockNumber, hinted map[pg.BlockNumber]int) {
-	be.Now += costs.FetchNs
-	if rel.Flags(blk)&(heap.PageHinted|heap.PageAllVisible) == 0 {
-		if hinted[blk] == 0 {
-			c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
-		}
-		hinted[blk]++
-		be.Now += costs.TupleUnhintNs
-	} else {
-		be.Now += costs.TupleNs
-	}
-}
-
-// settleHints marks pages whose every tuple was checked as hinted.
-func (c *Cluster) settleHints(rel *heap.Relation, hinted map[pg.BlockNumber]int) {
-	for blk, n := range hinted {
-		if n == rel.Tuples(blk) {
-			rel.SetFlags(blk, heap.PageHinted)
-		}
-	}
 }
 
 // bitmapHeapFetch reads each page of an exact bitmap once, in block order.
@@ -259,16 +243,16 @@ func (c *Cluster) settleHints(rel *heap.Relation, hinted map[pg.BlockNumber]int)
 // target growing 0, 1, 2, 4, … up to effective_io_concurrency
 // (BitmapAdjustPrefetchTarget); a prefetch of a page not in shared buffers is
 // a posix_fadvise(WILLNEED).
-func (c *Cluster) bitmapHeapFetch(be *bufmgr.Backend, rel *heap.Relation, pages []pg.BlockNumber, rows map[pg.BlockNumber]int) error {
+func (c scan) bitmapHeapFetch(be *bufmgr.Backend, rel *heap.Relation, pages []pg.BlockNumber, rows map[pg.BlockNumber]int) error {
 	hinted := map[pg.BlockNumber]int{}
 	check := func(b pg.Buffer, blk pg.BlockNumber) {
 		for range rows[blk] {
-			c.fetchTuple(be, rel, b, blk, hinted)
+			c.FetchTuple(be, rel, b, blk, hinted)
 		}
 	}
 	if c.S.Version >= 18 {
 		i := 0
-		rs := c.newStream(be, nil, rel, false, false, func() (pg.BlockNumber, bool) {
+		rs := c.NewStream(be, nil, rel, false, false, func() (pg.BlockNumber, bool) {
 			if i >= len(pages) {
 				return 0, false
 			}
@@ -285,9 +269,9 @@ func (c *Cluster) bitmapHeapFetch(be *bufmgr.Backend, rel *heap.Relation, pages 
 				break
 			}
 			check(b, blk)
-			c.pool.Unpin(be, b)
+			c.Pool().Unpin(be, b)
 		}
-		c.settleHints(rel, hinted)
+		c.SettleHints(rel, hinted)
 		return nil
 	}
 	maxTarget := int(c.S.Int("effective_io_concurrency"))
@@ -296,8 +280,8 @@ func (c *Cluster) bitmapHeapFetch(be *bufmgr.Backend, rel *heap.Relation, pages 
 		for prefetched < len(pages) && prefetched <= i+target {
 			if prefetched > i {
 				t := pg.BufferTag{Rel: rel.ID, Block: pages[prefetched]}
-				if c.pool.Lookup(t) == pg.InvalidBuffer {
-					c.pool.IO().Advise(be, t, 1)
+				if c.Pool().Lookup(t) == pg.InvalidBuffer {
+					c.Pool().IO().Advise(be, t, 1)
 				}
 			}
 			prefetched++
@@ -311,13 +295,30 @@ func (c *Cluster) bitmapHeapFetch(be *bufmgr.Backend, rel *heap.Relation, pages 
 		default:
 			target++
 		}
-		b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil)
+		b, _, err := c.Pool().ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil)
 		if err != nil {
 			return err
 		}
 		check(b, blk)
-		c.pool.Unpin(be, b)
+		c.Pool().Unpin(be, b)
 	}
-	c.settleHints(rel, hinted)
+	c.SettleHints(rel, hinted)
 	return nil
+}
+
+// scan is the engine as the index scans use it.
+type scan struct{ *engine.Cluster }
+
+// costs is the cost model (engine.Costs), read once.
+var costs = engine.Costs()
+
+// Range is an Index Scan of an id index for ids from to to.
+func Range(c *engine.Cluster, ix *nbtree.Index, from, to int64) (*engine.StmtResult, error) {
+	return scan{c}.indexScan(ix, from, to)
+}
+
+// Key is an Index Scan (with sorted, a Bitmap Heap Scan) of a key index
+// for keys from to to, with rows and pages as declared (−1: the layout's).
+func Key(c *engine.Cluster, ix *nbtree.Index, from, to, rows, pages int64, sorted bool) (*engine.StmtResult, error) {
+	return scan{c}.indexScanKey(ix, from, to, rows, pages, sorted)
 }

@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+)
+
+// # Heap fetches
+//
+// What an index scan (or an index-only scan that must visit the heap) does
+// to the heap page holding one tuple it fetches: heapam_index_fetch_tuple's
+// visibility check, which hints the tuple.
+
+// fetchTuple checks one fetched tuple: its fetch cost, and its hint bit.
+func (c *Cluster) fetchTuple(be *bufmgr.Backend, rel *heap.Relation, b pg.Buffer, blk pg.BlockNumber, hinted map[pg.BlockNumber]int) {
+	be.Now += costs.FetchNs
+	if rel.Flags(blk)&(heap.PageHinted|heap.PageAllVisible) == 0 {
+		if hinted[blk] == 0 {
+			c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
+		}
+		hinted[blk]++
+		be.Now += costs.TupleUnhintNs
+	} else {
+		be.Now += costs.TupleNs
+	}
+}
+
+// settleHints marks pages whose every tuple was checked as hinted.
+func (c *Cluster) settleHints(rel *heap.Relation, hinted map[pg.BlockNumber]int) {
+	for blk, n := range hinted {
+		if n == rel.Tuples(blk) {
+			rel.SetFlags(blk, heap.PageHinted)
+		}
+	}
+}
+
+// FetchTuple is fetchTuple for the index scans of package indexscan.
+func (c *Cluster) FetchTuple(be *bufmgr.Backend, rel *heap.Relation, b pg.Buffer, blk pg.BlockNumber, hinted map[pg.BlockNumber]int) {
+	c.fetchTuple(be, rel, b, blk, hinted)
+}
+
+// SettleHints is settleHints for the index scans of package indexscan.
+func (c *Cluster) SettleHints(rel *heap.Relation, hinted map[pg.BlockNumber]int) {
+	c.settleHints(rel, hinted)
+}
