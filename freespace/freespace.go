@@ -48,12 +48,12 @@ const MaxHeapTupleSize = pg.BLCKSZ - 32
 // VMBlock is HEAPBLK_TO_MAPBLOCK: the VM page holding heap block blk's bits.
 func VMBlock(blk pg.BlockNumber) pg.BlockNumber { return blk / HeapBlocksPerVMPage }
 
-// Forks is what the FSM needs of the buffer manager for one relation.
+// Forks is what the FSM needs of the buffer manager.
 type Forks interface {
 	// ReadFork is fsm_readbuf / vm_readbuf: a pinned buffer for block blk of
-	// fork f; past the fork's end it extends the fork first when extend is
-	// set, else there is nothing to read (ok false).
-	ReadFork(be *bufmgr.Backend, f pg.ForkNumber, blk pg.BlockNumber, extend bool) (b pg.Buffer, ok bool, err error)
+	// rel's fork f; past the fork's end it extends the fork first when extend
+	// is set, else there is nothing to read (ok false).
+	ReadFork(be *bufmgr.Backend, rel *heap.Relation, f pg.ForkNumber, blk pg.BlockNumber, extend bool) (b pg.Buffer, ok bool, err error)
 	// MarkBufferDirtyHint dirties b as a hint (an image when hints are WAL-logged).
 	MarkBufferDirtyHint(be *bufmgr.Backend, b pg.Buffer, hole int)
 	// Unpin releases b.
@@ -95,8 +95,8 @@ func Category(rel *heap.Relation, blk pg.BlockNumber) int {
 // and its value says so. The simulator's tables hold tuples of one size, so
 // a page the FSM knows of never has room for another (it was recorded when
 // full).
-func SearchRoot(fk Forks, be *bufmgr.Backend) error {
-	b, ok, err := fk.ReadFork(be, pg.FSMFork, 0, false)
+func SearchRoot(fk Forks, be *bufmgr.Backend, rel *heap.Relation) error {
+	b, ok, err := fk.ReadFork(be, rel, pg.FSMFork, 0, false)
 	if ok {
 		fk.Unpin(be, b)
 	}
@@ -108,7 +108,7 @@ func SearchRoot(fk Forks, be *bufmgr.Backend) error {
 // value changes, dirtied through MarkBufferDirtyHint(buf, false).
 func RecordPageWithFreeSpace(fk Forks, be *bufmgr.Backend, rel *heap.Relation, blk pg.BlockNumber) error {
 	leaf := LogicalToPhysical(0, int(blk)/SlotsPerFSMPage)
-	b, _, err := fk.ReadFork(be, pg.FSMFork, leaf, true)
+	b, _, err := fk.ReadFork(be, rel, pg.FSMFork, leaf, true)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func (u *Upper) Vacuum(fk Forks, be *bufmgr.Backend, rel *heap.Relation) error {
 	// visit returns the page's largest value, or ok=false when it does not exist.
 	var visit func(level, logpage int) (int, bool, error)
 	visit = func(level, logpage int) (int, bool, error) {
-		b, ok, err := fk.ReadFork(be, pg.FSMFork, LogicalToPhysical(level, logpage), false)
+		b, ok, err := fk.ReadFork(be, rel, pg.FSMFork, LogicalToPhysical(level, logpage), false)
 		if err != nil || !ok {
 			return 0, false, err
 		}

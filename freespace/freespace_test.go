@@ -16,7 +16,7 @@ type fakeForks struct {
 	pinned        int
 }
 
-func (f *fakeForks) ReadFork(be *bufmgr.Backend, fork pg.ForkNumber, blk pg.BlockNumber, extend bool) (pg.Buffer, bool, error) {
+func (f *fakeForks) ReadFork(be *bufmgr.Backend, rel *heap.Relation, fork pg.ForkNumber, blk pg.BlockNumber, extend bool) (pg.Buffer, bool, error) {
 	if int(blk) >= f.size {
 		if !extend {
 			return pg.InvalidBuffer, false, nil
@@ -75,7 +75,7 @@ func TestRecordPageWithFreeSpace(t *testing.T) {
 	require.Zero(t, f.pinned)
 	// SearchRoot reads block 0 only.
 	f.reads = nil
-	require.NoError(t, SearchRoot(f, be))
+	require.NoError(t, SearchRoot(f, be, rel))
 	require.Equal(t, []pg.BlockNumber{0}, f.reads)
 }
 

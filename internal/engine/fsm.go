@@ -77,35 +77,33 @@ func (c *Cluster) forkReadBuf(be *bufmgr.Backend, rel *heap.Relation, f pg.ForkN
 	return b, err == nil, err
 }
 
-// relForks is one relation's forks as the free space map sees them.
-type relForks struct {
-	c   *Cluster
-	rel *heap.Relation
+// forkAccess is the cluster as the free space map sees it: converting
+// *Cluster to it allocates nothing (the FSM is on every filled page's path).
+type forkAccess Cluster
+
+func (f *forkAccess) ReadFork(be *bufmgr.Backend, rel *heap.Relation, fork pg.ForkNumber, blk pg.BlockNumber, extend bool) (pg.Buffer, bool, error) {
+	return (*Cluster)(f).forkReadBuf(be, rel, fork, blk, extend)
 }
 
-func (f relForks) ReadFork(be *bufmgr.Backend, fork pg.ForkNumber, blk pg.BlockNumber, extend bool) (pg.Buffer, bool, error) {
-	return f.c.forkReadBuf(be, f.rel, fork, blk, extend)
+func (f *forkAccess) MarkBufferDirtyHint(be *bufmgr.Backend, b pg.Buffer, hole int) {
+	f.pool.MarkBufferDirtyHint(be, b, hole)
 }
 
-func (f relForks) MarkBufferDirtyHint(be *bufmgr.Backend, b pg.Buffer, hole int) {
-	f.c.pool.MarkBufferDirtyHint(be, b, hole)
-}
-
-func (f relForks) Unpin(be *bufmgr.Backend, b pg.Buffer) { f.c.pool.Unpin(be, b) }
+func (f *forkAccess) Unpin(be *bufmgr.Backend, b pg.Buffer) { f.pool.Unpin(be, b) }
 
 // fsmSearchRoot is fsm_search when no page has room (freespace.SearchRoot).
 func (c *Cluster) fsmSearchRoot(be *bufmgr.Backend, rel *heap.Relation) error {
-	return freespace.SearchRoot(relForks{c, rel}, be)
+	return freespace.SearchRoot((*forkAccess)(c), be, rel)
 }
 
 // recordPageWithFreeSpace is RecordPageWithFreeSpace for heap block blk.
 func (c *Cluster) recordPageWithFreeSpace(be *bufmgr.Backend, rel *heap.Relation, blk pg.BlockNumber) error {
-	return freespace.RecordPageWithFreeSpace(relForks{c, rel}, be, rel, blk)
+	return freespace.RecordPageWithFreeSpace((*forkAccess)(c), be, rel, blk)
 }
 
 // fsmVacuum is FreeSpaceMapVacuumRange over the whole heap.
 func (c *Cluster) fsmVacuum(be *bufmgr.Backend, rel *heap.Relation) error {
-	return c.fsmUpper.Vacuum(relForks{c, rel}, be, rel)
+	return c.fsmUpper.Vacuum((*forkAccess)(c), be, rel)
 }
 
 // heapBlocksPerVMPage is HEAPBLOCKS_PER_PAGE (freespace).
