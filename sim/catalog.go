@@ -1,7 +1,6 @@
 package sim
 
 import (
-
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
