@@ -7,7 +7,7 @@
 // pg_buffercache rows and pg_stat_io counters.
 //
 // The pool is single-threaded: concurrent backends are simulated by package
-// sim, which interleaves them on a simulated clock. Every operation charges
+// internal/engine, which interleaves them on a simulated clock. Every operation charges
 // its cost to the calling Backend's clock (Backend.Now).
 //
 // # Buffer mapping

@@ -2,7 +2,7 @@
 // PostgreSQL's page layout (how many tuples fit, where pd_lower and pd_upper
 // end up, hence the hole a full-page image leaves out) and each page's
 // hint-bit, visibility-map and free-space state. It holds state and layout
-// arithmetic only; the statements of package sim read and change it while
+// arithmetic only; the statements of internal/engine read and change it while
 // they pin and dirty the pages through package bufmgr.
 //
 // # Page layout

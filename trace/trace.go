@@ -2,7 +2,7 @@
 // oracleGeneral binary format, so the public cache-trace collections can be
 // replayed through PostgreSQL's clock sweep, and a CSV of
 // relation,block[,op] lines for traces taken from a PostgreSQL server. It
-// models nothing of PostgreSQL itself: the replay (in package sim) makes each
+// models nothing of PostgreSQL itself: the replay (package replay) makes each
 // access one ReadBuffer of one block with no strategy, an unpin after it
 // (bufmgr.c's ReadBufferExtended and ReleaseBuffer), and a write also
 // MarkBufferDirty, so the victims are freelist.c's.

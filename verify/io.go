@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgbufsim/pgbufsim/bufmgr"
@@ -81,7 +82,7 @@ func (s ioStats) sub(o ioStats) ioStats {
 // counters as EXPLAIN's (1% of shared_buffers), since they count the same
 // buffer accesses, plus the catalog pages each session pins (hits).
 func (r *runner) ioTol(row string, op bufmgr.IOOp) Tol {
-	if row == "client backend/normal" && (op == bufmgr.OpHits || op == bufmgr.OpReads || op == bufmgr.OpReadBlocks) {
+	if (row == "client backend/normal" || row == "client backend+background worker/normal") && (op == bufmgr.OpHits || op == bufmgr.OpReads || op == bufmgr.OpReadBlocks) {
 		// Every session's catalog traffic lands here, and two parts of it are
 		// not in the measured profile: the catalog lookups of reading
 		// pg_stat_io itself at each mark, and which catalog pages a session
@@ -140,6 +141,22 @@ func (r *runner) actShowIO(ctx context.Context, st *step) error {
 			keys[k] = true
 		}
 	}
+	// A parallel query's I/O splits between the leader (client backend) and
+	// its workers (background worker) as the participants happen to take
+	// blocks: timing. Where workers did anything in a context, the two rows
+	// are shown and their sum is judged, as pg_stat_wal's split is.
+	const leader, worker = "client backend/", "background worker/"
+	split := map[string]bool{}
+	for k := range keys {
+		if cx, ok := strings.CutPrefix(k, worker); ok {
+			split[cx] = true
+			keys["client backend+background worker/"+cx] = true
+		}
+	}
+	for cx := range split {
+		sim["client backend+background worker/"+cx] = addIO(sim[leader+cx], sim[worker+cx])
+		real["client backend+background worker/"+cx] = addIO(real[leader+cx], real[worker+cx])
+	}
 	sorted := make([]string, 0, len(keys))
 	for k := range keys {
 		sorted = append(sorted, k)
@@ -147,6 +164,7 @@ func (r *runner) actShowIO(ctx context.Context, st *step) error {
 	sort.Strings(sorted)
 	for _, k := range sorted {
 		s, p := sim[k], real[k]
+		_, cx, _ := strings.Cut(k, "/")
 		for op := bufmgr.IOOp(0); op < bufmgr.IOOp(len(s)); op++ {
 			if op == bufmgr.OpReadBlocks && r.srv.Major < 18 {
 				continue // the same as reads before 18
@@ -154,8 +172,19 @@ func (r *runner) actShowIO(ctx context.Context, st *step) error {
 			if s[op] == 0 && p[op] == 0 {
 				continue
 			}
-			r.rep.add(st, fmt.Sprintf("io %s %s", k, op), s[op], p[op], r.ioTol(k, op))
+			tol := r.ioTol(k, op)
+			if split[cx] && (strings.HasPrefix(k, leader) || strings.HasPrefix(k, worker)) {
+				tol = Tol{Info: true, Why: "leader/worker split of a parallel query (their sum is judged)"}
+			}
+			r.rep.add(st, fmt.Sprintf("io %s %s", k, op), s[op], p[op], tol)
 		}
 	}
 	return nil
+}
+
+func addIO(a, b ioCounters) ioCounters {
+	for i := range a {
+		a[i] += b[i]
+	}
+	return a
 }

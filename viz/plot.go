@@ -1,12 +1,12 @@
 // Package viz draws what a scenario recorded (scenario.Recording): the figures of
 // its plot commands as SVG or PNG, with gonum.org/v1/plot, and its pool-map
 // frames as a self-contained HTML page that steps through them (animate.go).
-// It sits above sim and only reads what sim recorded; the same scenario gives
+// It sits above scenario and only reads what the scenario layer recorded; the same scenario gives
 // the same bytes.
 //
 // # Sampling
 //
-// sim samples the pool after every command and, inside statements, at buffer
+// the scenario layer samples the pool after every command and, inside statements, at buffer
 // allocations (every one in a pool of up to 256 buffers, every NBuffers/64 in
 // a bigger one), at the simulated time of the process that allocated; see
 // scenario.Recording. A figure shows the samples from the cluster's start up to

@@ -256,7 +256,7 @@ func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 // catalogCmd measures which catalog pages sessions and statements pin on a
-// real server and prints them as the simulator's Go table (sim/catalog_data.go).
+// real server and prints them as the simulator's Go table (catalog/pgNN.go).
 func catalogCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("catalog-profile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
