@@ -214,6 +214,10 @@ func (c *Cluster) Vacuum(table string, freeze bool) (*StmtResult, error) {
 // since= of StatIO, WALSince and Replication.
 func (c *Cluster) Mark(name string) error {
 	return c.e.Command("mark", engine.SessionPlain, true, func() error {
+		if name == "" {
+			// "" is the since= of no mark (since the cluster started).
+			return fmt.Errorf("mark: expected a name")
+		}
 		c.e.SetMark(name)
 		return nil
 	})
