@@ -212,3 +212,14 @@ func (r *Relation) CountVisibility() (allVisible, allFrozen int) {
 	}
 	return
 }
+
+// RemoveTuples records that n tuples left page blk's storage (pruning freed
+// them); Rows is unchanged, since the tuples removed were dead.
+func (r *Relation) RemoveTuples(blk pg.BlockNumber, n int) { r.ntuples[blk] -= uint16(n) }
+
+// AddVersion records a new tuple version on page blk that is not a new row
+// (an UPDATE's): the page's storage grows, the live rows stay.
+func (r *Relation) AddVersion(blk pg.BlockNumber) {
+	r.ntuples[blk]++
+	r.flags[blk] &^= PageHinted | PageAllVisible | PageAllFrozen
+}

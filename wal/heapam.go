@@ -65,3 +65,105 @@ func FreezeRecordLen(v pg.Version, n int, image bool, hole int) int {
 	}
 	return size + data
 }
+
+// sizeOfHeapUpdate is SizeOfHeapUpdate (heapam_xlog.h): old_xmax, old_offnum,
+// old_infobits_set, flags, new_xmax, new_offnum.
+const sizeOfHeapUpdate = 14
+
+// sizeOfHeapHeader is SizeOfHeapHeader: the xl_heap_header before a logged tuple.
+const sizeOfHeapHeader = 5
+
+// HeapUpdate is xl_tot_len of XLOG_HEAP_UPDATE or XLOG_HEAP_HOT_UPDATE
+// (log_heap_update): the new page as block 0 carrying the new tuple after
+// its header less the prefix and suffix it shares with the old version
+// (each stored as a uint16 when it is counted), the old page as a second
+// block reference of the same relation when the tuple moved, and
+// xl_heap_update as main data. A block with an image carries no data.
+func HeapUpdate(tlen, prefix, suffix int, samePage, newImage, oldImage bool, newHole, oldHole int) int {
+	n := SizeOfXLogRecord + SizeOfBlockHeader + SizeOfRelFileLocator + SizeOfBlockNumber +
+		SizeOfShortMainDataHdr + sizeOfHeapUpdate
+	if newImage {
+		n += SizeOfBlockImageHeader + pg.BLCKSZ - newHole
+	} else {
+		if prefix > 0 {
+			n += 2
+		}
+		if suffix > 0 {
+			n += 2
+		}
+		n += sizeOfHeapHeader + tlen - sizeofHeapTupleHeader - prefix - suffix
+	}
+	if !samePage {
+		n += SizeOfBlockHeader + SizeOfBlockNumber
+		if oldImage {
+			n += SizeOfBlockImageHeader + pg.BLCKSZ - oldHole
+		}
+	}
+	return n
+}
+
+// UpdateAffix is the prefix and suffix log_heap_update leaves out of a tuple
+// updated on its own page: the bytes the old and new data (after t_hoff)
+// share at the start and at the end, each dropped when under 3 (storing its
+// length takes 2 bytes).
+func UpdateAffix(oldData, newData []byte) (prefix, suffix int) {
+	m := min(len(oldData), len(newData))
+	for prefix < m && oldData[prefix] == newData[prefix] {
+		prefix++
+	}
+	if prefix < 3 {
+		prefix = 0
+	}
+	for suffix < m-prefix && oldData[len(oldData)-1-suffix] == newData[len(newData)-1-suffix] {
+		suffix++
+	}
+	if suffix < 3 {
+		suffix = 0
+	}
+	return prefix, suffix
+}
+
+// PruneLen is xl_tot_len of the record on-access pruning logs for a page
+// (heap_page_prune; 17+ heap_page_prune_and_freeze's
+// XLOG_HEAP2_PRUNE_ON_ACCESS), with nredirected redirects, ndead line
+// pointers set dead and nunused set unused, as a page image when image:
+//   - 15: xl_heap_prune (latestRemovedXid, nredirected, ndead: 8 bytes); the
+//     redirect pairs, dead and unused offsets (2 bytes each) as block data;
+//   - 16: the same with isCatalogRel (9 bytes);
+//   - 17+: xl_heap_prune (reason, flags: 2 bytes) and the snapshot conflict
+//     horizon (4); block data: for each non-empty array an xlhp_prune_items
+//     count (2) and its offsets.
+func PruneLen(v pg.Version, nredirected, ndead, nunused int, image bool, hole int) int {
+	var main, data int
+	switch {
+	case v >= 17:
+		main = 2 + 4
+		for _, k := range []int{2 * nredirected, ndead, nunused} {
+			if k > 0 {
+				data += 2 + 2*k
+			}
+		}
+	case v == 16:
+		main, data = 9, 4*nredirected+2*ndead+2*nunused
+	default:
+		main, data = 8, 4*nredirected+2*ndead+2*nunused
+	}
+	n := SizeOfXLogRecord + SizeOfBlockHeader + SizeOfRelFileLocator + SizeOfBlockNumber + SizeOfShortMainDataHdr + main
+	if image {
+		return n + SizeOfBlockImageHeader + pg.BLCKSZ - hole
+	}
+	return n + data
+}
+
+// HeapLockLen is xl_tot_len of XLOG_HEAP_LOCK (heap_lock_tuple, and
+// heap_update before it leaves the old page to find room elsewhere): the
+// page as a block reference, xl_heap_lock (locking_xid, offnum,
+// infobits_set, flags: 8 bytes) as main data, an image when needed.
+func HeapLockLen(image bool, hole int) int {
+	const sizeOfHeapLock = 8
+	n := SizeOfXLogRecord + SizeOfBlockHeader + SizeOfRelFileLocator + SizeOfBlockNumber + SizeOfShortMainDataHdr + sizeOfHeapLock
+	if image {
+		n += SizeOfBlockImageHeader + pg.BLCKSZ - hole
+	}
+	return n
+}

@@ -309,3 +309,44 @@ func (c *Cluster) FoldWAL(be *bufmgr.Backend) { c.foldWAL(be) }
 
 // FinishBackend ends a one-process statement at be's time.
 func (c *Cluster) FinishBackend(be *bufmgr.Backend) { c.finish([]*participant{{be: be}}) }
+
+// # What the OLTP executor (package oltp) uses
+
+// NeedsImage reports whether a change to a page last logged at pageLSN must
+// carry a full-page image (XLogCheckBufferNeedsBackup: at or before the redo
+// pointer, with full_page_writes on).
+func (c *Cluster) NeedsImage(pageLSN pg.LSN) bool { return c.needsImage(pageLSN) }
+
+// ImageHole is the hole a record's image of buffer b leaves out: the page's
+// own hole, or under wal_compression what the compressed image does not take.
+func (c *Cluster) ImageHole(be *bufmgr.Backend, image bool, b pg.Buffer, hole int) int {
+	return c.imageHole(be, image, b, hole)
+}
+
+// FSMSearchRoot is fsm_search when no page has room: the FSM root is read.
+func (c *Cluster) FSMSearchRoot(be *bufmgr.Backend, rel *heap.Relation) error {
+	return c.fsmSearchRoot(be, rel)
+}
+
+// RecordFreeSpace is RecordPageWithFreeSpace for heap block blk.
+func (c *Cluster) RecordFreeSpace(be *bufmgr.Backend, rel *heap.Relation, blk pg.BlockNumber) error {
+	return c.recordPageWithFreeSpace(be, rel, blk)
+}
+
+// PinVM is visibilitymap_pin of heap block blk into v (kept while it covers blk).
+func (c *Cluster) PinVM(be *bufmgr.Backend, v *VMPin, rel *heap.Relation, blk pg.BlockNumber) error {
+	return v.pin(c, be, rel, blk)
+}
+
+// VMBuffer is the VM page v holds pinned (InvalidBuffer: none).
+func (v *vmPin) Buffer() pg.Buffer { return v.buf }
+
+// ForkRelID is the pool storage of one of rel's forks, created on first use.
+func (c *Cluster) ForkRelID(rel *heap.Relation, f pg.ForkNumber) pg.RelID { return c.fork(rel, f) }
+
+// AdvanceClock lets background processes run up to t when t is ahead of the clock.
+func (c *Cluster) AdvanceClock(t int64) {
+	if t > c.now {
+		c.advanceTo(t)
+	}
+}

@@ -1,0 +1,394 @@
+// Package oltp runs pgbench on the engine: `pgbench -i` as the statements
+// it sends, and the builtin scripts (tpcb-like, simple-update, select-only)
+// transaction by transaction, each statement as the executor runs it
+// against the buffer pool and the WAL: index lookups through the primary
+// keys as CREATE INDEX built them, heap_update with HOT when the new
+// version fits its page, on-access pruning, RelationGetBufferForTuple,
+// unique checks, LP_DEAD marking, hint bits, commit records and the WAL
+// flush at each commit.
+//
+// The state this needs beyond the engine's per-page heap model — line
+// pointers by state, dead tuples, HOT chains, each row's current page and
+// index entries — lives here, per pgbench table (Table). The tables are
+// pgbench's own: rows of fixed width, updates that change one int4 column.
+package oltp
+
+import (
+	"fmt"
+
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/planner"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+var costs = engine.Costs()
+
+// Table names, as pgbench creates them.
+const (
+	Accounts = "pgbench_accounts"
+	Tellers  = "pgbench_tellers"
+	Branches = "pgbench_branches"
+	History  = "pgbench_history"
+)
+
+// Tuple lengths of pgbench's rows (pg_column_size of a row, header
+// included). pgbench_accounts (aid, bid, abalance int4, filler char(84)):
+// the 24-byte header, the int4s and the filler blank-padded from COPY's
+// empty field (a 1-byte varlena header): 121 bytes. pgbench_tellers (tid,
+// bid, tbalance int4, filler char(84)) and pgbench_branches (bid, bbalance
+// int4, filler char(88)) are loaded without the filler: NULL, a null
+// bitmap in the 24-byte header, 36 and 32 bytes. pgbench_history (tid,
+// bid, aid, delta int4, mtime timestamp, filler char(22)) likewise: 48.
+const (
+	AccountsLen = 121
+	TellersLen  = 36
+	BranchesLen = 32
+	HistoryLen  = 48
+)
+
+// Bench is pgbench's tables in one cluster.
+type Bench struct {
+	c                                    *engine.Cluster
+	Scale, Fillfactor                    int
+	Accounts, Tellers, Branches, History *Table
+	xid                                  uint32 // transactions started so far
+}
+
+// Tables lists the four tables in pgbench's order.
+func (b *Bench) Tables() []*Table { return []*Table{b.Accounts, b.Branches, b.History, b.Tellers} }
+
+// Owns reports whether name is one of the benchmark's tables or indexes.
+func (b *Bench) Owns(name string) bool {
+	for _, t := range b.Tables() {
+		if t.Name == name || (t.Index != nil && t.Index.Name == name) {
+			return true
+		}
+	}
+	return false
+}
+
+// InitStep is one statement pgbench -i sends, with what it did.
+type InitStep struct {
+	SQL    string
+	Result *engine.StmtResult // nil for statements the engine has no result for (DDL)
+}
+
+// Init is `pgbench -i -s scale -F fillfactor` (initCreateTables,
+// initGenerateDataClientSide, initVacuum, initCreatePKeys): the four tables
+// created, then in one transaction truncated and loaded by COPY — with
+// FREEZE from 14 on — branches, tellers and accounts; VACUUM ANALYZE of each;
+// the primary keys.
+func Init(c *engine.Cluster, scale, fillfactor int) (*Bench, []InitStep, error) {
+	if scale < 1 {
+		return nil, nil, &pg.SettingError{Name: "scale", Value: fmt.Sprint(scale), Allowed: "must be at least 1"}
+	}
+	if fillfactor < 10 || fillfactor > 100 {
+		return nil, nil, &pg.SettingError{Name: "fillfactor", Value: fmt.Sprint(fillfactor), Allowed: "must be between 10 and 100"}
+	}
+	for _, n := range []string{History, Tellers, Accounts, Branches} {
+		if _, ok := c.Relation(n); ok {
+			return nil, nil, fmt.Errorf("pgbench init: relation %q already exists (pgbench drops its tables first; this cluster cannot drop them)", n)
+		}
+	}
+	var steps []InitStep
+	tables := map[string]*heap.Relation{}
+	lens := map[string]int{Accounts: AccountsLen, Tellers: TellersLen, Branches: BranchesLen, History: HistoryLen}
+	for _, n := range []string{History, Tellers, Accounts, Branches} {
+		ff := fillfactor
+		if n == History {
+			ff = 100 // pgbench gives -F to the three others only
+		}
+		sh := heap.Shape{TupleLen: lens[n], Fillfactor: ff, PlannerWidth: lens[n] - 24}
+		var r *heap.Relation
+		if err := c.Command("pgbench init", engine.SessionTable, true, func() error {
+			r = c.AddTable(n, sh)
+			return nil
+		}); err != nil {
+			return nil, nil, err
+		}
+		r.HasToast = true // the char(n) filler is a varlena column
+		tables[n] = r
+		steps = append(steps, InitStep{SQL: "create table " + n})
+	}
+	rows := map[string]int64{Branches: int64(scale), Tellers: 10 * int64(scale), Accounts: 100000 * int64(scale)}
+	freeze := c.S.Version >= 14
+	if err := c.BeginBlock(); err != nil {
+		return nil, nil, err
+	}
+	steps = append(steps, InitStep{SQL: "begin"})
+	for _, n := range []string{Accounts, Branches, History, Tellers} {
+		if err := c.Truncate(tables[n]); err != nil {
+			return nil, nil, err
+		}
+	}
+	steps = append(steps, InitStep{SQL: "truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers"})
+	for _, n := range []string{Branches, Tellers, Accounts} {
+		res, err := c.Statement("copy", func() (*engine.StmtResult, error) { return c.CopyFrom(tables[n], rows[n], freeze) })
+		if err != nil {
+			return nil, nil, err
+		}
+		sql := "copy " + n + " from stdin"
+		if freeze {
+			sql += " with (freeze on)"
+		}
+		steps = append(steps, InitStep{SQL: sql, Result: res})
+	}
+	if err := c.CommitBlock(); err != nil {
+		return nil, nil, err
+	}
+	steps = append(steps, InitStep{SQL: "commit"})
+	for _, n := range []string{Branches, Tellers, Accounts, History} {
+		r := tables[n]
+		res, err := c.Statement("vacuum", func() (*engine.StmtResult, error) { return c.VacuumTable(r, false) })
+		if err != nil {
+			return nil, nil, err
+		}
+		steps = append(steps, InitStep{SQL: "vacuum analyze " + n, Result: res})
+		if _, err := c.Statement("analyze", func() (*engine.StmtResult, error) { return c.AnalyzeTable(r) }); err != nil {
+			return nil, nil, err
+		}
+	}
+	b := &Bench{c: c, Scale: scale, Fillfactor: fillfactor}
+	for _, k := range []struct {
+		table, key string
+		before     int
+		dst        **Table
+	}{{Branches, "bid", 4, &b.Branches}, {Tellers, "tid", 8, &b.Tellers}, {Accounts, "aid", 8, &b.Accounts}} {
+		name := k.table + "_pkey"
+		res, err := c.BuildIndex(name, tables[k.table], nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		steps = append(steps, InitStep{SQL: "alter table " + k.table + " add primary key (" + k.key + ")", Result: res})
+		ix, _ := c.IndexNamed(name)
+		after := 0 // tellers and branches: the balance ends the data (the filler is NULL)
+		if k.table == Accounts {
+			after = 85 // char(84): a 1-byte header and 84 blanks
+		}
+		*k.dst = newTable(k.table, k.key, tables[k.table], ix, k.before, after)
+	}
+	b.History = newTable(History, "", tables[History], nil, 0, 0)
+	return b, steps, nil
+}
+
+// Builtin is one of pgbench's builtin scripts.
+type Builtin int
+
+// The builtin scripts (pgbench -b NAME).
+const (
+	TPCBLike Builtin = iota
+	SimpleUpdate
+	SelectOnly
+)
+
+// Txn is one transaction's random draws (\set aid, bid, tid, delta).
+type Txn struct{ AID, BID, TID, Delta int64 }
+
+// Keys gives a client's transactions' draws in order.
+type Keys interface{ Next() Txn }
+
+// RunResult is what a run did, for pgbench's summary and the statistics views.
+type RunResult struct {
+	Transactions int
+	Buf          bufmgr.BufferUsage
+	WAL          wal.Usage
+	TimeNs       int64 // the run's simulated duration, from the first transaction to the last commit
+	Tables       map[string]TableStat
+}
+
+// Run runs n transactions of script on one client whose draws keys gives,
+// in one session as `pgbench -n -c 1 -j 1 -t n` does: the session's
+// catalog lookups, pgbench's `select count(*) from pgbench_branches`, then
+// each transaction's statements, one at a time on the simulated clock with
+// the WAL writer beside them.
+func (b *Bench) Run(script Builtin, n int, keys Keys) (*RunResult, error) {
+	c := b.c
+	if n < 1 {
+		return nil, &pg.SettingError{Name: "transactions", Value: fmt.Sprint(n), Allowed: "must be at least 1"}
+	}
+	if c.InTransaction() {
+		return nil, fmt.Errorf("pgbench run: a transaction block is open (commit first)")
+	}
+	before := map[string]TableStat{}
+	for _, t := range b.Tables() {
+		before[t.Name] = t.Stat
+		t.targblock = pg.InvalidBlockNumber // a new session's relcache
+	}
+	be, err := c.BeginStatement(engine.SessionScan)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{b: b, be: be}
+	walBefore := c.WAL().Total
+	meta := map[*Table]bool{}
+	start := be.Now
+	done := 0
+	started := false
+	step := func() (bool, error) {
+		if !started {
+			started = true
+			return false, s.scaleQuery(meta)
+		}
+		if done == n {
+			return true, nil
+		}
+		done++
+		return false, s.transaction(script, keys.Next(), meta)
+	}
+	if err := c.RunClient(be, step); err != nil {
+		return nil, err
+	}
+	// The WAL the run inserted (its records, images and bytes; the WAL
+	// writer's and the backend's own writes of it are in pg_stat_io).
+	res := &RunResult{Transactions: n, Buf: be.Buf, WAL: c.WAL().Total.Sub(walBefore), TimeNs: be.Now - start, Tables: map[string]TableStat{}}
+	for _, t := range b.Tables() {
+		res.Tables[t.Name] = t.Stat.Sub(before[t.Name])
+	}
+	return res, nil
+}
+
+// plan is the first planning of a statement on t in the session:
+// get_relation_info reads its index's metapage (_bt_getrootheight), which
+// rd_amcache keeps for the session.
+func (s *session) plan(t *Table, meta map[*Table]bool) error {
+	if t.Index == nil || meta[t] {
+		return nil
+	}
+	meta[t] = true
+	b, err := s.read(t, t.Index.ID, 0, true)
+	if err != nil {
+		return err
+	}
+	s.unpin(b)
+	return nil
+}
+
+// scaleQuery is pgbench's `select count(*) from pgbench_branches` at the start of a run.
+func (s *session) scaleQuery(meta map[*Table]bool) error {
+	s.b.xid++
+	s.xid, s.wrote = s.b.xid, false
+	s.be.Now += costs.StatementNs
+	t := s.b.Branches
+	if err := s.plan(t, meta); err != nil {
+		return err
+	}
+	return s.seqScan(t, nil)
+}
+
+// seqScan reads every page of t (heapgetpage: a pin, heap_page_prune_opt,
+// each tuple's visibility checked, which hints them), calling onPage with
+// the page held.
+func (s *session) seqScan(t *Table, onPage func(blk pg.BlockNumber) error) error {
+	t.Stat.SeqScan++
+	for blk := range pg.BlockNumber(t.Rel.NPages()) {
+		b, err := s.read(t, t.Rel.ID, blk, false)
+		if err != nil {
+			return err
+		}
+		s.pruneOpt(t, b, blk)
+		s.hintPage(t, b, blk)
+		s.be.Now += costs.PageNs + int64(t.pages[blk].live+t.pages[blk].dead)*costs.TupleNs
+		if onPage != nil {
+			if err := onPage(blk); err != nil {
+				s.unpin(b)
+				return err
+			}
+		}
+		s.unpin(b)
+	}
+	return nil
+}
+
+// transaction runs one transaction of the script with the draws d.
+func (s *session) transaction(script Builtin, d Txn, meta map[*Table]bool) error {
+	s.b.xid++
+	s.xid, s.wrote = s.b.xid, false
+	b := s.b
+	stmt := func() { s.be.Now += costs.StatementNs }
+	if script == SelectOnly {
+		stmt()
+		if err := s.plan(b.Accounts, meta); err != nil {
+			return err
+		}
+		return s.lookup(b.Accounts, d.AID, nil)
+	}
+	stmt() // BEGIN
+	if err := s.updateBalance(b.Accounts, d.AID, d.Delta, meta); err != nil {
+		return err
+	}
+	stmt()
+	if err := s.lookup(b.Accounts, d.AID, nil); err != nil {
+		return err
+	}
+	if script == TPCBLike {
+		if err := s.updateBalance(b.Tellers, d.TID, d.Delta, meta); err != nil {
+			return err
+		}
+		if err := s.updateBalance(b.Branches, d.BID, d.Delta, meta); err != nil {
+			return err
+		}
+	}
+	stmt()
+	if err := s.insert(b.History); err != nil {
+		return err
+	}
+	stmt() // END: the commit record, flushed (synchronous_commit)
+	end, now := s.b.c.WAL().Insert(s.be.Now, &s.be.WAL, wal.XactCommit, 0)
+	s.be.Now = s.b.c.WAL().Flush(now, &s.be.WAL, end)
+	return nil
+}
+
+// updateBalance is `UPDATE t SET balance = balance + delta WHERE key = k`
+// as the planner runs it: an Index Scan of the primary key, or a Seq Scan
+// where that is cheaper (the small tables); then for the row found the
+// executor rereads it (table_tuple_fetch_row_version) and heap_update runs.
+func (s *session) updateBalance(t *Table, k, delta int64, meta map[*Table]bool) error {
+	s.be.Now += costs.StatementNs
+	if k < 1 || k > int64(len(t.rows)) {
+		return fmt.Errorf("pgbench: %s: key %d outside 1..%d", t.Name, k, len(t.rows))
+	}
+	if err := s.plan(t, meta); err != nil {
+		return err
+	}
+	do := func() error {
+		if err := s.fetchRowVersion(t, pg.BlockNumber(t.rows[k-1].cur)); err != nil {
+			return err
+		}
+		return s.update(t, k, int32(delta))
+	}
+	if s.seqCheaper(t) {
+		target := pg.BlockNumber(t.rows[k-1].cur)
+		return s.seqScan(t, func(blk pg.BlockNumber) error {
+			if blk == target {
+				return do()
+			}
+			return nil
+		})
+	}
+	return s.lookup(t, k, do)
+}
+
+// seqCheaper is the planner's choice for a one-row equality lookup on t:
+// cost_seqscan (every page at seq_page_cost, every tuple at cpu_tuple_cost
+// plus the qual's cpu_operator_cost) against cost_index of a unique key
+// (btcostestimate's descent — log2(tuples) comparisons and 50 operator costs
+// a level — one index page and one heap page at random_page_cost, one
+// index tuple and one heap tuple).
+func (s *session) seqCheaper(t *Table) bool {
+	pc := planner.CostsFrom(s.b.c.S)
+	tuples := t.Rel.RelTuples
+	if tuples < 1 {
+		tuples = float64(len(t.rows))
+	}
+	seq := float64(t.Rel.NPages())*pc.SeqPageCost + tuples*(pc.CPUTupleCost+pc.CPUOperatorCost)
+	lg := 0
+	for v := 1.0; v < tuples; v *= 2 {
+		lg++
+	}
+	idx := float64(lg)*pc.CPUOperatorCost + float64(t.Index.Height()+1)*50*pc.CPUOperatorCost +
+		2*pc.RandomPageCost + pc.CPUIndexTupleCost + pc.CPUTupleCost + 2*pc.CPUOperatorCost
+	return seq < idx
+}
