@@ -70,6 +70,9 @@ type relStorage struct {
 	permanent bool
 	mapping   []pg.Buffer // block → buffer holding it, or InvalidBuffer
 	lsn       []pg.LSN    // page LSN (pd_lsn) of each block
+	// hits and reads are pgstat_count_buffer_hit/_read for the storage:
+	// what pg_statio_user_tables and _indexes sum per relation.
+	hits, reads int64
 }
 
 // Pool is the shared buffer pool of one cluster.
@@ -274,6 +277,14 @@ func ioContext(r *strategy.Ring) strategy.Kind {
 	return r.Kind
 }
 
+// Accesses are the buffer hits and reads counted for storage id
+// (pgstat_count_buffer_hit and _read): blocks found in the pool, blocks
+// read into it, and up to 15 blocks added by extension.
+func (p *Pool) Accesses(id pg.RelID) (hits, reads int64) {
+	r := p.rels[id]
+	return r.hits, r.reads
+}
+
 // PinForRead finds or allocates the buffer for a block and pins it
 // (PinBufferForBlock in 17+, the start of ReadBuffer_common before). On a hit
 // it counts a hit; on a miss the buffer is assigned to the tag and the caller
@@ -283,6 +294,7 @@ func (p *Pool) PinForRead(be *Backend, t pg.BufferTag, r *strategy.Ring) (pg.Buf
 	be.Now += p.cfg.Costs.PinNs
 	rel := p.rels[t.Rel]
 	if b := rel.mapping[t.Block]; b != pg.InvalidBuffer {
+		rel.hits++
 		p.pin(be, b, r)
 		p.Stats.Rel[be.Type][ioContext(r)][OpHits]++
 		be.Buf.Hit++
@@ -296,6 +308,7 @@ func (p *Pool) PinForRead(be *Backend, t pg.BufferTag, r *strategy.Ring) (pg.Buf
 		return pg.InvalidBuffer, false, err
 	}
 	p.assign(b, t, rel)
+	rel.reads++
 	be.Buf.Read++
 	return b, false, nil
 }
@@ -447,6 +460,9 @@ func (p *Pool) Extend(be *Backend, id pg.RelID, r *strategy.Ring) (pg.Buffer, pg
 	rel := p.rels[id]
 	blk := pg.BlockNumber(rel.nblocks)
 	rel.nblocks++
+	if p.cfg.Version < 16 {
+		rel.reads++ // ReadBuffer(P_NEW) counts a read; 16's ExtendBufferedRel none
+	}
 	rel.mapping = append(rel.mapping, pg.InvalidBuffer)
 	rel.lsn = append(rel.lsn, 0)
 	p.cfg.Storage.Write(be.Now, id, blk) // smgrextend / smgrzeroextend: a zeroed page

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -350,3 +351,29 @@ func (c *Cluster) AdvanceClock(t int64) {
 		c.advanceTo(t)
 	}
 }
+
+// TableIO is pg_statio_user_tables for r: heap_blks_* over the table and
+// its forks, idx_blks_* summed over its indexes.
+type TableIO struct{ HeapHit, HeapRead, IdxHit, IdxRead int64 }
+
+// StatIOTable counts r's buffer accesses since the cluster started.
+func (c *Cluster) StatIOTable(r *heap.Relation) TableIO {
+	var io TableIO
+	io.HeapHit, io.HeapRead = c.pool.Accesses(r.ID)
+	for _, f := range []pg.ForkNumber{pg.FSMFork, pg.VMFork} {
+		if id, ok := c.forks[[2]int{int(r.ID), int(f)}]; ok {
+			h, rd := c.pool.Accesses(id)
+			io.HeapHit += h
+			io.HeapRead += rd
+		}
+	}
+	for _, ix := range c.sortedIndexes(r) {
+		h, rd := c.pool.Accesses(ix.ID)
+		io.IdxHit += h
+		io.IdxRead += rd
+	}
+	return io
+}
+
+// StatIOIndex is pg_statio_user_indexes for the index: idx_blks_hit and idx_blks_read.
+func (c *Cluster) StatIOIndex(ix *nbtree.Index) (hit, read int64) { return c.pool.Accesses(ix.ID) }

@@ -70,6 +70,14 @@ func (b *Bench) Owns(name string) bool {
 	return false
 }
 
+// Stat is t's counters now: the pool's accesses to it and its indexes,
+// and what the executor counted.
+func (b *Bench) Stat(t *Table) TableStat {
+	st := t.stat
+	st.TableIO = b.c.StatIOTable(t.Rel)
+	return st
+}
+
 // InitStep is one statement pgbench -i sends, with what it did.
 type InitStep struct {
 	SQL    string
@@ -214,7 +222,7 @@ func (b *Bench) Run(script Builtin, n int, keys Keys) (*RunResult, error) {
 	}
 	before := map[string]TableStat{}
 	for _, t := range b.Tables() {
-		before[t.Name] = t.Stat
+		before[t.Name] = b.Stat(t)
 		t.targblock = pg.InvalidBlockNumber // a new session's relcache
 	}
 	be, err := c.BeginStatement(engine.SessionScan)
@@ -245,7 +253,7 @@ func (b *Bench) Run(script Builtin, n int, keys Keys) (*RunResult, error) {
 	// writer's and the backend's own writes of it are in pg_stat_io).
 	res := &RunResult{Transactions: n, Buf: be.Buf, WAL: c.WAL().Total.Sub(walBefore), TimeNs: be.Now - start, Tables: map[string]TableStat{}}
 	for _, t := range b.Tables() {
-		res.Tables[t.Name] = t.Stat.Sub(before[t.Name])
+		res.Tables[t.Name] = b.Stat(t).Sub(before[t.Name])
 	}
 	return res, nil
 }
@@ -282,7 +290,7 @@ func (s *session) scaleQuery(meta map[*Table]bool) error {
 // each tuple's visibility checked, which hints them), calling onPage with
 // the page held.
 func (s *session) seqScan(t *Table, onPage func(blk pg.BlockNumber) error) error {
-	t.Stat.SeqScan++
+	t.stat.SeqScan++
 	for blk := range pg.BlockNumber(t.Rel.NPages()) {
 		b, err := s.read(t, t.Rel.ID, blk, false)
 		if err != nil {

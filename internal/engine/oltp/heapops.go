@@ -22,25 +22,11 @@ type session struct {
 	buf   [2][128]byte
 }
 
-// read is ReadBuffer of block blk of the table's fork storage id, counted
-// in the table's pg_statio counters (heap: the table and its forks; idx:
-// its index).
+// read is ReadBuffer of block blk of storage id (the table, one of its
+// forks, or with idx its index) for t's statement.
 func (s *session) read(t *Table, id pg.RelID, blk pg.BlockNumber, idx bool) (pg.Buffer, error) {
-	b, hit, err := s.b.c.Pool().ReadBuffer(s.be, pg.BufferTag{Rel: id, Block: blk}, nil)
-	if err != nil {
-		return pg.InvalidBuffer, err
-	}
-	switch {
-	case idx && hit:
-		t.Stat.IdxHit++
-	case idx:
-		t.Stat.IdxRead++
-	case hit:
-		t.Stat.HeapHit++
-	default:
-		t.Stat.HeapRead++
-	}
-	return b, nil
+	b, _, err := s.b.c.Pool().ReadBuffer(s.be, pg.BufferTag{Rel: id, Block: blk}, nil)
+	return b, err
 }
 
 func (s *session) unpin(b pg.Buffer) { s.b.c.Pool().Unpin(s.be, b) }
@@ -94,7 +80,7 @@ func (s *session) pruneOpt(t *Table, b pg.Buffer, blk pg.BlockNumber) {
 		return
 	}
 	t.Rel.RemoveTuples(blk, freed)
-	t.Stat.Prunes++
+	t.stat.Prunes++
 	// The page is compacted (PageRepairFragmentation) before it is logged, so an image has the new hole.
 	image := s.needsImage(b)
 	hole := 0
@@ -173,11 +159,6 @@ func (s *session) getBufferForTuple(t *Table, other pg.BlockNumber, otherBuf pg.
 	if err != nil {
 		return 0, 0, false, err
 	}
-	// Up to 15 an extension is ReadBuffer(P_NEW), which pg_statio counts as a
-	// read; from 16 ExtendBufferedRel counts none.
-	if c.S.Version < 16 {
-		t.Stat.HeapRead++
-	}
 	t.Rel.AddPage()
 	t.pages = append(t.pages, page{})
 	t.targblock = blk
@@ -222,7 +203,7 @@ func (s *session) update(t *Table, k int64, delta int32) error {
 	}
 	op := &t.pages[old]
 	newBal := r.balance + delta
-	t.Stat.Upd++
+	t.stat.Upd++
 	if t.width <= op.heapFreeSpace(t.width) {
 		// HOT: the new version on the same page.
 		oldData := t.rowData(s.buf[0][:], r.balance)
@@ -252,7 +233,7 @@ func (s *session) update(t *Table, k int64, delta int32) error {
 		op.pruneXid = s.xid
 		op.unhinted = s.xid
 		r.balance, r.upd, r.hinted = newBal, s.xid, false
-		t.Stat.HotUpd++
+		t.stat.HotUpd++
 		return nil
 	}
 	// Not on this page: PD_PAGE_FULL, a hint for the next heap_page_prune_opt.
@@ -360,7 +341,7 @@ func (s *session) insert(t *Table) error {
 	t.pages[blk].addItem()
 	t.Rel.AddTuple(blk, false)
 	s.logChange(b, wal.HeapInsert(t.Rel.Shape.TupleLen, image, hole), image)
-	t.Stat.Ins++
+	t.stat.Ins++
 	return nil
 }
 

@@ -47,7 +47,7 @@ func (s *session) lookup(t *Table, k int64, onLive func() error) error {
 	// _bt_readpage saves the matching items, then the pin is dropped.
 	items := slices.Clone(t.entries(k))
 	s.unpin(lb)
-	t.Stat.IdxScan++
+	t.stat.IdxScan++
 	r := &t.rows[k-1]
 	cur, curBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
 	release := func() {

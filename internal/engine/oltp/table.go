@@ -2,6 +2,7 @@ package oltp
 
 import (
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
@@ -59,22 +60,24 @@ type Table struct {
 	garbage   []bool
 	// targblock is rd_targblock in the benchmark's session.
 	targblock pg.BlockNumber
-	Stat      TableStat
+	// stat is the counters only the OLTP executor keeps (the accesses are the pool's).
+	stat TableStat
 }
 
-// TableStat is what pg_statio_user_tables, pg_statio_user_indexes and
-// pg_stat_user_tables count for the table; heap counts include its forks.
+// TableStat is what pg_statio_user_tables and pg_stat_user_tables count
+// for the table (the heap counts include its forks, the index counts sum
+// its indexes), with the on-access prunes that logged a record.
 type TableStat struct {
-	HeapHit, HeapRead, IdxHit, IdxRead int64
-	Ins, Upd, HotUpd                   int64
-	SeqScan, IdxScan                   int64
-	// Prunes counts on-access prunes that logged a record.
-	Prunes int64
+	engine.TableIO
+	Ins, Upd, HotUpd int64
+	SeqScan, IdxScan int64
+	Prunes           int64
 }
 
 // Sub is the difference of two snapshots of the counters.
 func (s TableStat) Sub(o TableStat) TableStat {
-	return TableStat{s.HeapHit - o.HeapHit, s.HeapRead - o.HeapRead, s.IdxHit - o.IdxHit, s.IdxRead - o.IdxRead,
+	return TableStat{engine.TableIO{HeapHit: s.HeapHit - o.HeapHit, HeapRead: s.HeapRead - o.HeapRead,
+		IdxHit: s.IdxHit - o.IdxHit, IdxRead: s.IdxRead - o.IdxRead},
 		s.Ins - o.Ins, s.Upd - o.Upd, s.HotUpd - o.HotUpd, s.SeqScan - o.SeqScan, s.IdxScan - o.IdxScan, s.Prunes - o.Prunes}
 }
 
