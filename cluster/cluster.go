@@ -4,6 +4,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine"
+	"github.com/pgbufsim/pgbufsim/internal/engine/oltp"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/strategy"
@@ -17,6 +18,8 @@ type Cluster struct {
 	e *engine.Cluster
 	// S are the settings in force.
 	S *Settings
+	// bench is pgbench's tables, once PgbenchInit made them.
+	bench *oltp.Bench
 }
 
 // CostModel is the simulated duration of each kind of work, in nanoseconds.

@@ -76,6 +76,9 @@ func (c *Cluster) CreateIndex(s IndexSpec) (*StmtResult, error) {
 	if err != nil {
 		return fail("index %s: %w", name, err)
 	}
+	if err := c.pgbenchOwns("index "+name+" on", rel.Name); err != nil {
+		return nil, c.e.Failed(err)
+	}
 	column := s.Column
 	if column == "" {
 		column = "id"
@@ -129,6 +132,9 @@ func (c *Cluster) IndexScan(name string, q IndexQuery) (*StmtResult, error) {
 	ix, ok := c.e.IndexNamed(name)
 	if !ok {
 		return fail("index_scan %s: index %q does not exist", name, name)
+	}
+	if err := c.pgbenchOwns("index_scan", ix.Name); err != nil {
+		return nil, c.e.Failed(err)
 	}
 	from, to := q.From, q.To
 	if from < 0 || to < 0 || to < from {

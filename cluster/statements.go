@@ -122,6 +122,9 @@ func (c *Cluster) loadTarget(cmd, table string, rows int64) (*heap.Relation, int
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s %s: %w", cmd, table, err)
 	}
+	if err := c.pgbenchOwns(cmd, r.Name); err != nil {
+		return nil, 0, err
+	}
 	if err := c.e.KeyIndexesMaintainable(r); err != nil {
 		return nil, 0, fmt.Errorf("%s %s: %w", cmd, r.Name, err)
 	}
@@ -207,6 +210,9 @@ func (c *Cluster) Vacuum(table string, freeze bool) (*StmtResult, error) {
 	if c.e.InTransaction() {
 		return nil, c.e.Failed(fmt.Errorf("vacuum %s: VACUUM cannot run inside a transaction block", r.Name))
 	}
+	if err := c.pgbenchOwns("vacuum", r.Name); err != nil {
+		return nil, c.e.Failed(err)
+	}
 	return stmt(c.e.Statement("vacuum", func() (*engine.StmtResult, error) { return c.e.VacuumTable(r, freeze) }))
 }
 
@@ -251,6 +257,9 @@ func (c *Cluster) Truncate(table string) (TruncateResult, error) {
 		r, err := c.e.TableNamed(table)
 		if err != nil {
 			return fmt.Errorf("truncate %s: %w", table, err)
+		}
+		if err := c.pgbenchOwns("truncate", r.Name); err != nil {
+			return err
 		}
 		if err := c.e.Truncate(r); err != nil {
 			return err

@@ -111,6 +111,8 @@ func init() {
 		{"index", "index NAME on=TABLE [key=id]", "CREATE INDEX NAME ON TABLE (id): a btree built from the loaded table", (*Env).cmdIndex},
 		// Example: index_scan big_id from=1 to=40000
 		{"index_scan", "index_scan INDEX key=K | from=A to=B", "an Index Scan of the rows with id K, or A to B", (*Env).cmdIndexScan},
+		// Example: pgbench init scale=10
+		{"pgbench", "pgbench init scale=N [fillfactor=F] | pgbench run transactions=N [builtin=tpcb-like|simple-update|select-only] [seed=S] [clients=C]", "pgbench -i -s N -F F; pgbench -n -c C -j 1 -t N --random-seed=S -b NAME: the builtin scripts statement by statement, the keys drawn as pgbench draws them", (*Env).cmdPgbench},
 		// Example: analyze big
 		{"analyze", "analyze TABLE", "ANALYZE TABLE: a block sample of 300 × default_statistics_target", (*Env).cmdAnalyze},
 		// Example: drop caches

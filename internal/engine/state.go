@@ -377,3 +377,19 @@ func (c *Cluster) StatIOTable(r *heap.Relation) TableIO {
 
 // StatIOIndex is pg_statio_user_indexes for the index: idx_blks_hit and idx_blks_read.
 func (c *Cluster) StatIOIndex(ix *nbtree.Index) (hit, read int64) { return c.pool.Accesses(ix.ID) }
+
+// RunClients drives several client backends, each step of each on the
+// scheduler in the order of their simulated clocks (the earliest first),
+// with the WAL writer beside them; at the end the clock is at the last one's time.
+func (c *Cluster) RunClients(bes []*bufmgr.Backend, steps []func() (bool, error)) error {
+	ps := make([]*participant, len(bes))
+	for i := range bes {
+		ps[i] = &participant{be: bes[i], step: steps[i]}
+	}
+	err := c.run(ps)
+	c.finish(ps)
+	for _, be := range bes {
+		c.foldWAL(be)
+	}
+	return err
+}

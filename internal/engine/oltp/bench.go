@@ -207,15 +207,21 @@ type RunResult struct {
 	Tables       map[string]TableStat
 }
 
-// Run runs n transactions of script on one client whose draws keys gives,
-// in one session as `pgbench -n -c 1 -j 1 -t n` does: the session's
-// catalog lookups, pgbench's `select count(*) from pgbench_branches`, then
-// each transaction's statements, one at a time on the simulated clock with
-// the WAL writer beside them.
-func (b *Bench) Run(script Builtin, n int, keys Keys) (*RunResult, error) {
+// Run runs n transactions of script on each client, client i drawing
+// from keys[i], as `pgbench -n -c len(keys) -j 1 -t n` does: each client a
+// session (its catalog lookups, its rd_targblock and cached metapages),
+// pgbench's `select count(*) from pgbench_branches` first, then its
+// transactions one after the other. Clients interleave on the simulated
+// clock a whole transaction at a time (the model: a transaction is one
+// step of the scheduler, so transactions never overlap and every one sees
+// all the earlier ones committed); with one client that is exact.
+func (b *Bench) Run(script Builtin, n int, keys []Keys) (*RunResult, error) {
 	c := b.c
 	if n < 1 {
 		return nil, &pg.SettingError{Name: "transactions", Value: fmt.Sprint(n), Allowed: "must be at least 1"}
+	}
+	if len(keys) < 1 {
+		return nil, &pg.SettingError{Name: "clients", Value: "0", Allowed: "must be at least 1"}
 	}
 	if c.InTransaction() {
 		return nil, fmt.Errorf("pgbench run: a transaction block is open (commit first)")
@@ -223,35 +229,48 @@ func (b *Bench) Run(script Builtin, n int, keys Keys) (*RunResult, error) {
 	before := map[string]TableStat{}
 	for _, t := range b.Tables() {
 		before[t.Name] = b.Stat(t)
-		t.targblock = pg.InvalidBlockNumber // a new session's relcache
 	}
-	be, err := c.BeginStatement(engine.SessionScan)
-	if err != nil {
-		return nil, err
-	}
-	s := &session{b: b, be: be}
 	walBefore := c.WAL().Total
-	meta := map[*Table]bool{}
-	start := be.Now
-	done := 0
-	started := false
-	step := func() (bool, error) {
-		if !started {
-			started = true
-			return false, s.scaleQuery(meta)
+	bes := make([]*bufmgr.Backend, len(keys))
+	steps := make([]func() (bool, error), len(keys))
+	var start int64 = -1
+	for i := range keys {
+		be, err := c.BeginStatement(engine.SessionScan)
+		if err != nil {
+			return nil, err
 		}
-		if done == n {
-			return true, nil
+		if start < 0 {
+			start = be.Now
 		}
-		done++
-		return false, s.transaction(script, keys.Next(), meta)
+		s := &session{b: b, be: be, meta: map[*Table]bool{}, targ: map[*Table]pg.BlockNumber{}}
+		done, started, k := 0, false, keys[i]
+		bes[i] = be
+		steps[i] = func() (bool, error) {
+			if !started {
+				started = true
+				return false, s.scaleQuery()
+			}
+			if done == n {
+				return true, nil
+			}
+			done++
+			return false, s.transaction(script, k.Next())
+		}
 	}
-	if err := c.RunClient(be, step); err != nil {
+	if err := c.RunClients(bes, steps); err != nil {
 		return nil, err
 	}
-	// The WAL the run inserted (its records, images and bytes; the WAL
-	// writer's and the backend's own writes of it are in pg_stat_io).
-	res := &RunResult{Transactions: n, Buf: be.Buf, WAL: c.WAL().Total.Sub(walBefore), TimeNs: be.Now - start, Tables: map[string]TableStat{}}
+	var end int64
+	res := &RunResult{Transactions: n * len(keys), WAL: c.WAL().Total.Sub(walBefore), Tables: map[string]TableStat{}}
+	for _, be := range bes {
+		res.Buf.Hit += be.Buf.Hit
+		res.Buf.Read += be.Buf.Read
+		res.Buf.Dirtied += be.Buf.Dirtied
+		res.Buf.Written += be.Buf.Written
+		end = max(end, be.Now)
+	}
+	// The WAL the run inserted: its records, images and bytes.
+	res.TimeNs = end - start
 	for _, t := range b.Tables() {
 		res.Tables[t.Name] = b.Stat(t).Sub(before[t.Name])
 	}
@@ -261,11 +280,11 @@ func (b *Bench) Run(script Builtin, n int, keys Keys) (*RunResult, error) {
 // plan is the first planning of a statement on t in the session:
 // get_relation_info reads its index's metapage (_bt_getrootheight), which
 // rd_amcache keeps for the session.
-func (s *session) plan(t *Table, meta map[*Table]bool) error {
-	if t.Index == nil || meta[t] {
+func (s *session) plan(t *Table) error {
+	if t.Index == nil || s.meta[t] {
 		return nil
 	}
-	meta[t] = true
+	s.meta[t] = true
 	b, err := s.read(t, t.Index.ID, 0, true)
 	if err != nil {
 		return err
@@ -275,12 +294,12 @@ func (s *session) plan(t *Table, meta map[*Table]bool) error {
 }
 
 // scaleQuery is pgbench's `select count(*) from pgbench_branches` at the start of a run.
-func (s *session) scaleQuery(meta map[*Table]bool) error {
+func (s *session) scaleQuery() error {
 	s.b.xid++
 	s.xid, s.wrote = s.b.xid, false
 	s.be.Now += costs.StatementNs
 	t := s.b.Branches
-	if err := s.plan(t, meta); err != nil {
+	if err := s.plan(t); err != nil {
 		return err
 	}
 	return s.seqScan(t, nil)
@@ -311,20 +330,20 @@ func (s *session) seqScan(t *Table, onPage func(blk pg.BlockNumber) error) error
 }
 
 // transaction runs one transaction of the script with the draws d.
-func (s *session) transaction(script Builtin, d Txn, meta map[*Table]bool) error {
+func (s *session) transaction(script Builtin, d Txn) error {
 	s.b.xid++
 	s.xid, s.wrote = s.b.xid, false
 	b := s.b
 	stmt := func() { s.be.Now += costs.StatementNs }
 	if script == SelectOnly {
 		stmt()
-		if err := s.plan(b.Accounts, meta); err != nil {
+		if err := s.plan(b.Accounts); err != nil {
 			return err
 		}
 		return s.lookup(b.Accounts, d.AID, nil)
 	}
 	stmt() // BEGIN
-	if err := s.updateBalance(b.Accounts, d.AID, d.Delta, meta); err != nil {
+	if err := s.updateBalance(b.Accounts, d.AID, d.Delta); err != nil {
 		return err
 	}
 	stmt()
@@ -332,10 +351,10 @@ func (s *session) transaction(script Builtin, d Txn, meta map[*Table]bool) error
 		return err
 	}
 	if script == TPCBLike {
-		if err := s.updateBalance(b.Tellers, d.TID, d.Delta, meta); err != nil {
+		if err := s.updateBalance(b.Tellers, d.TID, d.Delta); err != nil {
 			return err
 		}
-		if err := s.updateBalance(b.Branches, d.BID, d.Delta, meta); err != nil {
+		if err := s.updateBalance(b.Branches, d.BID, d.Delta); err != nil {
 			return err
 		}
 	}
@@ -353,12 +372,12 @@ func (s *session) transaction(script Builtin, d Txn, meta map[*Table]bool) error
 // as the planner runs it: an Index Scan of the primary key, or a Seq Scan
 // where that is cheaper (the small tables); then for the row found the
 // executor rereads it (table_tuple_fetch_row_version) and heap_update runs.
-func (s *session) updateBalance(t *Table, k, delta int64, meta map[*Table]bool) error {
+func (s *session) updateBalance(t *Table, k, delta int64) error {
 	s.be.Now += costs.StatementNs
 	if k < 1 || k > int64(len(t.rows)) {
 		return fmt.Errorf("pgbench: %s: key %d outside 1..%d", t.Name, k, len(t.rows))
 	}
-	if err := s.plan(t, meta); err != nil {
+	if err := s.plan(t); err != nil {
 		return err
 	}
 	do := func() error {

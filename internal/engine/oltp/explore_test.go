@@ -76,7 +76,7 @@ func TestExplore(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			res, err := b.Run(tc.script, tc.n, newTestKeys(seed, tc.scale, tc.script))
+			res, err := b.Run(tc.script, tc.n, []Keys{newTestKeys(seed, tc.scale, tc.script)})
 			if err != nil {
 				t.Fatal(err)
 			}

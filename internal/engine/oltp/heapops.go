@@ -20,6 +20,10 @@ type session struct {
 	xid   uint32
 	wrote bool
 	buf   [2][128]byte
+	// meta: the indexes whose metapage the session has cached (rd_amcache);
+	// targ: its rd_targblock per table.
+	meta map[*Table]bool
+	targ map[*Table]pg.BlockNumber
 }
 
 // read is ReadBuffer of block blk of storage id (the table, one of its
@@ -123,7 +127,10 @@ func (s *session) hintPage(t *Table, b pg.Buffer, blk pg.BlockNumber) {
 func (s *session) getBufferForTuple(t *Table, other pg.BlockNumber, otherBuf pg.Buffer) (pg.Buffer, pg.BlockNumber, bool, error) {
 	c := s.b.c
 	need := t.width + pg.BLCKSZ*(100-t.Rel.Shape.Fillfactor)/100
-	target := t.targblock
+	target, ok := s.targ[t]
+	if !ok {
+		target = pg.InvalidBlockNumber
+	}
 	if target == pg.InvalidBlockNumber {
 		if err := c.FSMSearchRoot(s.be, t.Rel); err != nil {
 			return 0, 0, false, err
@@ -144,7 +151,7 @@ func (s *session) getBufferForTuple(t *Table, other pg.BlockNumber, otherBuf pg.
 			}
 		}
 		if t.pages[target].heapFreeSpace(t.width) >= need {
-			t.targblock = target
+			s.targ[t] = target
 			return b, target, false, nil
 		}
 		s.unpin(b)
@@ -161,7 +168,7 @@ func (s *session) getBufferForTuple(t *Table, other pg.BlockNumber, otherBuf pg.
 	}
 	t.Rel.AddPage()
 	t.pages = append(t.pages, page{})
-	t.targblock = blk
+	s.targ[t] = blk
 	return b, blk, true, nil
 }
 

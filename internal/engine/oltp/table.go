@@ -58,8 +58,6 @@ type Table struct {
 	// garbage is BTP_HAS_GARBAGE.
 	leafItems []int16
 	garbage   []bool
-	// targblock is rd_targblock in the benchmark's session.
-	targblock pg.BlockNumber
 	// stat is the counters only the OLTP executor keeps (the accesses are the pool's).
 	stat TableStat
 }
@@ -84,7 +82,7 @@ func (s TableStat) Sub(o TableStat) TableStat {
 // newTable takes over a loaded table: row k on block (k−1)/tpp as COPY put it, every page full of live tuples.
 func newTable(name, key string, rel *heap.Relation, ix *nbtree.Index, before, after int) *Table {
 	t := &Table{Name: name, Rel: rel, Index: ix, Key: key, before: before, after: after,
-		width: pg.MaxAlign(rel.Shape.TupleLen), ents: map[int64][]entry{}, targblock: pg.InvalidBlockNumber}
+		width: pg.MaxAlign(rel.Shape.TupleLen), ents: map[int64][]entry{}}
 	t.pages = make([]page, rel.NPages())
 	for blk := range t.pages {
 		n := uint16(rel.Tuples(pg.BlockNumber(blk)))
