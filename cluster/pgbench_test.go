@@ -33,8 +33,8 @@ type pgbenchRef struct {
 			Records, FPI, Bytes int64
 		} `json:"wal"`
 		StatIO map[string]struct {
-			HeapRead int64 `json:"heap_read"`
-			HeapHit  int64 `json:"heap_hit"`
+			HeapRead int64  `json:"heap_read"`
+			HeapHit  int64  `json:"heap_hit"`
 			IdxRead  *int64 `json:"idx_read"`
 			IdxHit   *int64 `json:"idx_hit"`
 		} `json:"statio_tables"`
