@@ -17,6 +17,9 @@ type IndexSpec struct {
 	Column      string
 	Distinct    int64
 	Correlation *float64
+	// Unique makes it CREATE UNIQUE INDEX: refused when the key has
+	// duplicates (Distinct below the table's rows); id is unique anyway.
+	Unique bool
 }
 
 // IndexInfo describes an existing index.
@@ -104,6 +107,11 @@ func (c *Cluster) CreateIndex(s IndexSpec) (*StmtResult, error) {
 			if corr < -1 || corr > 1 {
 				return fail("index %s: correlation=%g: expected a number from -1 to 1 (pg_stats.correlation)", name, corr)
 			}
+		}
+		if s.Unique && s.Distinct < rel.Rows {
+			// _bt_spool's sort finds the duplicate (comparetup_index_btree).
+			return fail("index %s: could not create unique index %q: key=%s has %d distinct values for %d rows (a key is duplicated)",
+				name, name, column, s.Distinct, rel.Rows)
 		}
 		key = &nbtree.Key{Column: column, Distinct: s.Distinct, Correlation: corr}
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pgbufsim/pgbufsim/internal/engine"
 	"github.com/pgbufsim/pgbufsim/internal/engine/oltp"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
@@ -203,4 +204,68 @@ func (c *Cluster) pgbenchOwns(cmd, name string) error {
 		return fmt.Errorf("%s %s: a pgbench table: only pgbench run changes it (its dead tuples and HOT chains are not modelled for %s)", cmd, name, cmd)
 	}
 	return nil
+}
+
+// TableStats is one table's row of pg_statio_user_tables and
+// pg_stat_user_tables, counted since the cluster started.
+type TableStats struct {
+	Relname                                            string
+	HeapBlksHit, HeapBlksRead, IdxBlksHit, IdxBlksRead int64
+	NTupIns, NTupUpd, NTupHotUpd                       int64
+}
+
+// StatTables is pg_statio_user_tables joined with pg_stat_user_tables for
+// the named tables (none: every table, in creation order). The heap counts
+// include the table's forks; the index counts sum its indexes; n_tup_upd
+// and n_tup_hot_upd are counted by pgbench's updates (the only UPDATEs).
+func (c *Cluster) StatTables(tables ...string) ([]TableStats, error) {
+	var out []TableStats
+	err := c.e.Command("show", 0, false, func() error {
+		if err := c.e.QuerySession(engine.SessionBuffercache); err != nil {
+			return err
+		}
+		rels := c.e.Tables()
+		if len(tables) > 0 {
+			rels = nil
+			for _, n := range tables {
+				r, err := c.e.TableNamed(n)
+				if err != nil {
+					return fmt.Errorf("show stat tables %s: %w", n, err)
+				}
+				rels = append(rels, r)
+			}
+		}
+		for _, r := range rels {
+			io := c.e.StatIOTable(r)
+			row := TableStats{Relname: r.Name, HeapBlksHit: io.HeapHit, HeapBlksRead: io.HeapRead,
+				IdxBlksHit: io.IdxHit, IdxBlksRead: io.IdxRead, NTupIns: r.Inserted}
+			if c.bench != nil {
+				for _, t := range c.bench.Tables() {
+					if t.Rel == r {
+						st := c.bench.Stat(t)
+						row.NTupUpd, row.NTupHotUpd = st.Upd, st.HotUpd
+					}
+				}
+			}
+			out = append(out, row)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// DatabaseStats is pg_stat_database's block counts: every relation's, the catalogs' included.
+type DatabaseStats struct{ BlksHit, BlksRead int64 }
+
+// StatDatabase is pg_stat_database's blks_hit and blks_read since the cluster started.
+func (c *Cluster) StatDatabase() (DatabaseStats, error) {
+	var d DatabaseStats
+	err := c.e.Command("show", 0, false, func() error {
+		if err := c.e.QuerySession(engine.SessionBuffercache); err != nil {
+			return err
+		}
+		d.BlksHit, d.BlksRead = c.e.StatIODatabase()
+		return nil
+	})
+	return d, err
 }

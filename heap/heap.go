@@ -106,6 +106,8 @@ type Relation struct {
 	Autovacuum bool
 	// Declared is the number of rows the scenario declared for the table (what insert loads).
 	Declared int64
+	// Inserted counts the rows ever inserted (pg_stat_user_tables.n_tup_ins: TRUNCATE keeps it).
+	Inserted int64
 	// TargetBlock is rd_targblock, where the next insert tries first.
 	TargetBlock pg.BlockNumber
 
@@ -152,6 +154,7 @@ func (r *Relation) AddPage() pg.BlockNumber {
 func (r *Relation) AddTuple(blk pg.BlockNumber, frozen bool) {
 	r.ntuples[blk]++
 	r.Rows++
+	r.Inserted++
 	r.flags[blk] |= PagePrunable
 	if !frozen {
 		r.flags[blk] &^= PageHinted | PageAllVisible | PageAllFrozen

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/pgbufsim/pgbufsim/cluster"
@@ -39,6 +40,15 @@ func (e *Env) cmdIndex(args []datadriven.CmdArg) (Output, error) {
 				return Output{}, errorf("index %s: distinct=%s: expected the number of distinct key values, at least 1", name, v)
 			}
 			spec.Distinct = n
+		case "unique":
+			switch strings.ToLower(v) {
+			case "on", "true":
+				spec.Unique = true
+			case "off", "false":
+				spec.Unique = false
+			default:
+				return Output{}, errorf("index %s: unique=%s: expected on or off", name, v)
+			}
 		case "correlation":
 			f, err := strconv.ParseFloat(v, 64)
 			if err != nil || f < -1 || f > 1 {
@@ -46,7 +56,7 @@ func (e *Env) cmdIndex(args []datadriven.CmdArg) (Output, error) {
 			}
 			spec.Correlation = &f
 		default:
-			return Output{}, errorf("index %s: unknown option %q (on, key, distinct, correlation)", name, a.Key)
+			return Output{}, errorf("index %s: unknown option %q (on, key, unique, distinct, correlation)", name, a.Key)
 		}
 	}
 	return stmt(e.C.CreateIndex(spec))

@@ -393,3 +393,13 @@ func (c *Cluster) RunClients(bes []*bufmgr.Backend, steps []func() (bool, error)
 	}
 	return err
 }
+
+// StatIODatabase is pg_stat_database's blks_hit and blks_read: every storage's accesses.
+func (c *Cluster) StatIODatabase() (hit, read int64) {
+	for id := range c.rels {
+		h, r := c.pool.Accesses(pg.RelID(id))
+		hit += h
+		read += r
+	}
+	return hit, read
+}
