@@ -111,6 +111,7 @@ type Relation struct {
 	// TargetBlock is rd_targblock, where the next insert tries first.
 	TargetBlock pg.BlockNumber
 
+	tpp     int // Shape.TuplesPerPage, once computed (0: not yet)
 	flags   []uint8
 	ntuples []uint16
 	fsm     []uint8 // each page's value in the free space map (a free-space category; 0 until recorded)
@@ -163,7 +164,10 @@ func (r *Relation) AddTuple(blk pg.BlockNumber, frozen bool) {
 
 // Fits reports whether one more tuple fits on page blk.
 func (r *Relation) Fits(blk pg.BlockNumber) bool {
-	return int(r.ntuples[blk]) < r.Shape.TuplesPerPage()
+	if r.tpp == 0 {
+		r.tpp = r.Shape.TuplesPerPage()
+	}
+	return int(r.ntuples[blk]) < r.tpp
 }
 
 // Hole is the FPI hole of page blk as it is now.

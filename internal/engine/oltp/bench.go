@@ -405,7 +405,11 @@ func (s *session) updateBalance(t *Table, k, delta int64) error {
 // a level — one index page and one heap page at random_page_cost, one
 // index tuple and one heap tuple).
 func (s *session) seqCheaper(t *Table) bool {
-	pc := planner.CostsFrom(s.b.c.S)
+	if s.costs == nil {
+		pc := planner.CostsFrom(s.b.c.S)
+		s.costs = &pc
+	}
+	pc := s.costs
 	tuples := t.Rel.RelTuples
 	if tuples < 1 {
 		tuples = float64(len(t.rows))

@@ -7,6 +7,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/freespace"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/planner"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
@@ -24,6 +25,9 @@ type session struct {
 	// targ: its rd_targblock per table.
 	meta map[*Table]bool
 	targ map[*Table]pg.BlockNumber
+	// items is a scan's copy of a key's entries; costs the planner's settings.
+	items [8]entry
+	costs *planner.Costs
 }
 
 // read is ReadBuffer of block blk of storage id (the table, one of its

@@ -14,8 +14,8 @@ import (
 // planning); the leaf is returned pinned.
 func (s *session) descend(t *Table, k int64) (pg.Buffer, int, error) {
 	ix := t.Index
-	leaf := ix.LeafOf(k)
-	for _, blk := range ix.Path(leaf) {
+	leaf := t.leafOf(k)
+	for _, blk := range t.path(leaf) {
 		b, err := s.read(t, ix.ID, blk, true)
 		if err != nil {
 			return 0, 0, err
@@ -45,7 +45,7 @@ func (s *session) lookup(t *Table, k int64, onLive func() error) error {
 	}
 	lsn := s.b.c.Pool().BufferLSN(lb)
 	// _bt_readpage saves the matching items, then the pin is dropped.
-	items := slices.Clone(t.entries(k))
+	items := t.entriesInto(k, s.items[:])
 	s.unpin(lb)
 	t.stat.IdxScan++
 	r := &t.rows[k-1]
@@ -156,6 +156,11 @@ func (s *session) indexInsert(t *Table, k int64, blk pg.BlockNumber) error {
 			return err
 		}
 	}
+	if t.leafFree(leaf) < nbtree.ItemSize && s.b.c.S.Version >= 14 {
+		if err := s.bottomUpDelete(t, leaf, lb); err != nil {
+			return err
+		}
+	}
 	if t.leafFree(leaf) < nbtree.ItemSize {
 		return fmt.Errorf("pgbench: %s leaf %d is full of live entries: a leaf page split of a non-rightmost leaf is not modelled", t.Index.Name, leaf)
 	}
@@ -172,6 +177,73 @@ func (s *session) indexInsert(t *Table, k int64, blk pg.BlockNumber) error {
 	}
 	s.logChange(lb, size, image)
 	return nil
+}
+
+// bottomUpDelete is _bt_bottomupdel_pass (14+), tried when an insert of
+// an unchanged key (a non-HOT update) finds the leaf full after simple
+// deletion: the leaf's duplicates' heap pages are visited
+// (table_index_delete_tuples: each page read once, in block order) and
+// every entry whose chain is dead to all goes, in one XLOG_BTREE_DELETE.
+func (s *session) bottomUpDelete(t *Table, leaf int, lb pg.Buffer) error {
+	lo, hi := t.Index.LeafEntries(leaf)
+	var blocks []uint32
+	n := 0
+	for k, ents := range t.ents {
+		if k-1 < lo || k-1 >= hi || len(ents) < 2 {
+			continue
+		}
+		for _, e := range ents {
+			blocks = append(blocks, e.blk)
+			if deadToAll(e, s.xid) {
+				n++
+			}
+		}
+	}
+	slices.Sort(blocks)
+	for _, blk := range slices.Compact(blocks) {
+		hb, err := s.read(t, t.Rel.ID, pg.BlockNumber(blk), false)
+		if err != nil {
+			return err
+		}
+		s.unpin(hb)
+	}
+	if n == 0 {
+		return nil
+	}
+	for k, ents := range t.ents {
+		if k-1 < lo || k-1 >= hi {
+			continue
+		}
+		kept := ents[:0]
+		for _, e := range ents {
+			if !deadToAll(e, s.xid) {
+				kept = append(kept, e)
+			}
+		}
+		t.ents[k] = kept
+	}
+	s.logDelete(t, leaf, lb, n)
+	return nil
+}
+
+// logDelete removes n items from the leaf and logs XLOG_BTREE_DELETE
+// (xl_btree_delete: conflict horizon, ndeleted, nupdated, from 16
+// isCatalogRel; the deleted offsets as block data).
+func (s *session) logDelete(t *Table, leaf int, lb pg.Buffer, n int) {
+	image := s.needsImage(lb)
+	main := 8
+	if s.b.c.S.Version >= 16 {
+		main = 9
+	}
+	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber +
+		wal.SizeOfShortMainDataHdr + main
+	if image {
+		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - s.imageHole(lb, t.leafHole(leaf))
+	} else {
+		size += 2 * n
+	}
+	t.leafItems[leaf] -= int16(n)
+	s.logChange(lb, size, image)
 }
 
 // deleteKilled is _bt_simpledel_pass on a full leaf with BTP_HAS_GARBAGE:
@@ -202,19 +274,6 @@ func (s *session) deleteKilled(t *Table, leaf int, lb pg.Buffer) error {
 	if n == 0 {
 		return nil
 	}
-	image := s.needsImage(lb)
-	main := 8
-	if s.b.c.S.Version >= 16 {
-		main = 9
-	}
-	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber +
-		wal.SizeOfShortMainDataHdr + main
-	if image {
-		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - s.imageHole(lb, t.leafHole(leaf))
-	} else {
-		size += 2 * n
-	}
-	t.leafItems[leaf] -= int16(n)
-	s.logChange(lb, size, image)
+	s.logDelete(t, leaf, lb, n)
 	return nil
 }

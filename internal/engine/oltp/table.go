@@ -54,6 +54,8 @@ type Table struct {
 	// ents holds the index entries of rows that have more than the one
 	// CREATE INDEX made (a non-HOT update adds one), in TID order.
 	ents map[int64][]entry
+	tpp   int64              // rows a page as COPY loaded them
+	paths [][]pg.BlockNumber // per leaf, the pages above it (path)
 	// leafItems is the items each leaf has gained (inserts less deletions);
 	// garbage is BTP_HAS_GARBAGE.
 	leafItems []int16
@@ -83,16 +85,16 @@ func (s TableStat) Sub(o TableStat) TableStat {
 func newTable(name, key string, rel *heap.Relation, ix *nbtree.Index, before, after int) *Table {
 	t := &Table{Name: name, Rel: rel, Index: ix, Key: key, before: before, after: after,
 		width: pg.MaxAlign(rel.Shape.TupleLen), ents: map[int64][]entry{}}
+	t.tpp = int64(rel.Shape.TuplesPerPage())
 	t.pages = make([]page, rel.NPages())
 	for blk := range t.pages {
 		n := uint16(rel.Tuples(pg.BlockNumber(blk)))
 		t.pages[blk] = page{nline: n, live: n}
 	}
 	if key != "" {
-		tpp := int64(rel.Shape.TuplesPerPage())
 		t.rows = make([]row, rel.Rows)
 		for k := range t.rows {
-			t.rows[k] = row{cur: uint32(int64(k) / tpp), hinted: true}
+			t.rows[k] = row{cur: uint32(int64(k) / t.tpp), hinted: true}
 		}
 	}
 	if ix != nil {
@@ -109,6 +111,33 @@ func (t *Table) entries(k int64) []entry {
 	}
 	tpp := int64(t.Rel.Shape.TuplesPerPage())
 	return []entry{{blk: uint32((k - 1) / tpp)}}
+}
+
+// entriesInto copies row k's entries into buf (reusing its array).
+func (t *Table) entriesInto(k int64, buf []entry) []entry {
+	if e, ok := t.ents[k]; ok {
+		return append(buf[:0], e...)
+	}
+	return append(buf[:0], entry{blk: t.baseBlock(k)})
+}
+
+// baseBlock is where COPY put row k.
+func (t *Table) baseBlock(k int64) uint32 { return uint32((k - 1) / t.tpp) }
+
+// leafOf is the leaf holding key k's entries: CREATE INDEX filled every
+// leaf but the last with nbtree.LeafKeys keys, and no key is ever added
+// (updates add entries for existing keys).
+func (t *Table) leafOf(k int64) int { return min(int((k-1)/nbtree.LeafKeys), t.Index.Leaves()-1) }
+
+// path is the pages _bt_search reads above leaf i, root first, cached.
+func (t *Table) path(i int) []pg.BlockNumber {
+	if t.paths == nil {
+		t.paths = make([][]pg.BlockNumber, t.Index.Leaves())
+	}
+	if t.paths[i] == nil {
+		t.paths[i] = t.Index.Path(i)
+	}
+	return t.paths[i]
 }
 
 // setEntries stores row k's entries.
