@@ -106,6 +106,11 @@ type Relation struct {
 	Autovacuum bool
 	// Declared is the number of rows the scenario declared for the table (what insert loads).
 	Declared int64
+	// FrozenAt is when pg_class.relfrozenxid was last set, as the cluster's
+	// count of transactions that had an XID (engine: xids); ToastFrozenAt the
+	// same for the table's TOAST relation, once ToastVacuumed.
+	FrozenAt, ToastFrozenAt uint64
+	ToastVacuumed           bool
 	// Inserted counts the rows ever inserted (pg_stat_user_tables.n_tup_ins: TRUNCATE keeps it).
 	Inserted int64
 	// TargetBlock is rd_targblock, where the next insert tries first.

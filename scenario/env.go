@@ -43,6 +43,9 @@ type Output struct {
 	//     visibility: cluster.VisibilityReport; show replication:
 	//     cluster.ReplicationReport; show corruption:
 	//     cluster.CorruptionReport; show pool: cluster.PoolMap
+	//   - pgbench init: *cluster.PgbenchInitResult; pgbench run:
+	//     *cluster.PgbenchResult; show stat tables: []cluster.TableStats;
+	//     show stat database: cluster.DatabaseStats
 	//   - table: cluster.TableInfo; truncate: cluster.TruncateResult; drop
 	//     caches: cluster.DropCachesResult; replay: *replay.Result;
 	//     crash: cluster.CrashReport; recover: *cluster.RecoveryReport

@@ -34,7 +34,12 @@ func resultType(cmd string, args []string) string {
 			return "<nil>" // armed: nothing happened yet
 		}
 		return "cluster.CrashReport"
+	case "pgbench":
+		return map[string]string{"init": "*cluster.PgbenchInitResult", "run": "*cluster.PgbenchResult"}[args[0]]
 	case "show":
+		if args[0] == "stat" {
+			return map[string]string{"tables": "[]cluster.TableStats", "database": "cluster.DatabaseStats"}[args[1]]
+		}
 		return map[string]string{"buffercache": "*cluster.Buffercache", "io": "[]cluster.IORow", "wal": "cluster.WALReport",
 			"settings": "cluster.SettingsReport", "visibility": "cluster.VisibilityReport", "replication": "cluster.ReplicationReport",
 			"corruption": "cluster.CorruptionReport", "pool": "scenario.PoolMap"}[args[0]]
@@ -53,7 +58,7 @@ func TestResultMatchesOutput(t *testing.T) {
 	lessons, err := filepath.Glob("../examples/lessons/*.scn")
 	require.NoError(t, err)
 	files = append(files, lessons...)
-	require.Len(t, files, 10)
+	require.Len(t, files, 11)
 	kinds := map[string]bool{}
 	for _, p := range files {
 		src, err := os.ReadFile(p)

@@ -58,7 +58,10 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 		return nil, err
 	}
 	be.Now = max(be.Now, c.now)
-	if err := c.vacUpdateRelstats(be, rel, nblocks); err != nil {
+	if rel.Rows > 0 {
+		c.ddlXid() // update_attstats writes the columns' pg_statistic rows
+	}
+	if err := c.vacUpdateRelstats(be, rel, nblocks, false); err != nil {
 		return nil, err
 	}
 	rel.Analyzed = true

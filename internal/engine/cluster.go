@@ -57,6 +57,9 @@ type Cluster struct {
 	initFileStale bool
 	// crash is the power-loss and recovery state (crash.go).
 	crash crashState
+	// xids counts the transactions that were assigned an XID (wrote):
+	// VACUUM can advance relfrozenxid only past the ones since it last did.
+	xids uint64
 }
 
 type mark struct {
@@ -271,6 +274,7 @@ func (c *Cluster) finish(ps []*participant) {
 // TABLE, TRUNCATE: what COPY FREEZE needs) and whether it wrote (a commit record).
 type transaction struct {
 	active  bool
+	xid     bool // it has an XID (DDL, a load): the commit consumes one
 	created map[pg.RelID]bool
 	wrote   bool
 	started bool // a command has run in it (its session has started)

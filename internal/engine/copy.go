@@ -268,6 +268,7 @@ func (c *Cluster) endStatement(be *bufmgr.Backend, wrote bool) {
 	if !wrote {
 		return
 	}
+	c.xids++
 	var end pg.LSN
 	end, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.XactCommit, 0)
 	be.Now = c.wal.Flush(be.Now, &be.WAL, end)

@@ -18,6 +18,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) 
 	if err != nil {
 		return nil, err
 	}
+	c.ddlXid() // the catalog rows CREATE INDEX inserts
 	start := c.now
 	nblocks := rel.NPages()
 	ringN := 0

@@ -57,10 +57,13 @@ func (c *Cluster) CommitBlock() error {
 	if !c.txn.active {
 		return fmt.Errorf("commit: there is no transaction in progress")
 	}
-	wrote := c.txn.wrote
+	wrote, xid := c.txn.wrote, c.txn.xid
 	c.txn = transaction{}
 	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
 	c.endStatement(be, wrote)
+	if xid && !wrote {
+		c.xids++ // DDL alone: its XID is consumed (its commit record is not modelled)
+	}
 	c.finish([]*participant{{be: be}})
 	c.foldWAL(be)
 	return nil
@@ -93,6 +96,9 @@ func (c *Cluster) AddTable(name string, shape heap.Shape) *heap.Relation {
 	r := heap.NewRelation(id, name, shape)
 	c.rels = append(c.rels, r)
 	c.byName[name] = r
+	// CREATE TABLE sets relfrozenxid to RecentXmin: no later transaction is behind it.
+	r.FrozenAt = c.xids
+	c.ddlXid()
 	if c.txn.active {
 		c.txn.created[id] = true
 	}
@@ -123,6 +129,7 @@ func (c *Cluster) Truncate(r *heap.Relation) error {
 		return fmt.Errorf("truncate %s: truncating an indexed table is not modelled yet", r.Name)
 	}
 	c.pool.DropRelBuffers(r.ID)
+	c.ddlXid()
 	if c.txn.active {
 		c.txn.created[r.ID] = true // a new relfilenode in this transaction
 	}
@@ -402,4 +409,13 @@ func (c *Cluster) StatIODatabase() (hit, read int64) {
 		read += r
 	}
 	return hit, read
+}
+
+// ddlXid is a DDL statement's XID: its transaction block's, or its own.
+func (c *Cluster) ddlXid() {
+	if c.txn.active {
+		c.txn.xid = true
+	} else {
+		c.xids++
+	}
 }

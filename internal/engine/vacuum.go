@@ -29,6 +29,10 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	ring := strategy.NewRing(strategy.Vacuum, ringN)
 	nblocks := c.pool.NBlocks(rel.ID)
 	next := pg.BlockNumber(0)
+	// skippedVisible: an all-visible page that is not all-frozen was skipped,
+	// so relfrozenxid cannot advance (heap_vacuum_rel: scanned_pages +
+	// frozenskipped_pages < rel_pages).
+	skippedVisible := false
 	cb := func() (pg.BlockNumber, bool) {
 		for int(next) < nblocks {
 			blk := next
@@ -37,6 +41,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 			// VACUUM FREEZE too: models lazy_scan_skip (vacuumlazy.c; the
 			// 32-page SKIP_PAGES_THRESHOLD is not modelled).
 			if f := rel.Flags(blk); f&heap.PageAllVisible != 0 && !freeze || f&heap.PageAllFrozen != 0 {
+				skippedVisible = skippedVisible || f&heap.PageAllFrozen == 0
 				continue
 			}
 			return blk, true
@@ -82,7 +87,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	if err := c.vacuumWindowPins(be); err != nil {
 		return nil, err
 	}
-	if err := c.vacUpdateRelstats(be, rel, nblocks); err != nil {
+	if err := c.vacUpdateRelstats(be, rel, nblocks, !skippedVisible); err != nil {
 		return nil, err
 	}
 	// VACUUM VERBOSE reports the table's usage up to here.
@@ -93,8 +98,13 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	// then the table's TOAST relation, empty here, is vacuumed the same way.
 	be.Now, _ = c.insertRecord(be.Now, &be.WAL, standbyInvalidationsLen)
 	if rel.HasToast {
-		if err := c.inplaceUpdatePgClass(be); err != nil {
-			return nil, err
+		// The empty TOAST relation: its row changes the first time (reltuples
+		// −1 → 0), later only when relfrozenxid can advance past new XIDs.
+		if !rel.ToastVacuumed || rel.ToastFrozenAt != c.xids {
+			rel.ToastVacuumed, rel.ToastFrozenAt = true, c.xids
+			if err := c.inplaceUpdatePgClass(be); err != nil {
+				return nil, err
+			}
 		}
 		be.Now, _ = c.insertRecord(be.Now, &be.WAL, standbyInvalidationsLen)
 	}
@@ -160,11 +170,22 @@ func inplaceMainData(v pg.Version) int {
 }
 
 // vacUpdateRelstats is vac_update_relstats: the new relpages, reltuples and
-// relallvisible (which the planner reads from then on) go into pg_class in place.
-func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblocks int) error {
+// relallvisible (which the planner reads from then on) and, for a VACUUM
+// that may (advance), relfrozenxid go into pg_class in place — only when one
+// of them changed: relfrozenxid moves to the oldest XID still running, past
+// every transaction that had one since it was last set (vacuum.c).
+func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblocks int, advance bool) error {
+	av, _ := rel.CountVisibility()
+	dirty := rel.RelTuples != float64(rel.Rows) || rel.RelPages != nblocks || rel.RelAllVisible != av
+	if advance && rel.FrozenAt != c.xids {
+		rel.FrozenAt, dirty = c.xids, true
+	}
 	rel.RelTuples = float64(rel.Rows)
 	rel.RelPages = nblocks
-	rel.RelAllVisible, _ = rel.CountVisibility()
+	rel.RelAllVisible = av
+	if !dirty {
+		return nil
+	}
 	return c.inplaceUpdatePgClass(be)
 }
 
