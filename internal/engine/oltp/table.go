@@ -53,7 +53,7 @@ type Table struct {
 	rows          []row // rows[k-1] is key k
 	// ents holds the index entries of rows that have more than the one
 	// CREATE INDEX made (a non-HOT update adds one), in TID order.
-	ents map[int64][]entry
+	ents  map[int64][]entry
 	tpp   int64              // rows a page as COPY loaded them
 	paths [][]pg.BlockNumber // per leaf, the pages above it (path)
 	// leafItems is the items each leaf has gained (inserts less deletions);
