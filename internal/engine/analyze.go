@@ -61,7 +61,7 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 	if rel.Rows > 0 {
 		c.ddlXid() // update_attstats writes the columns' pg_statistic rows
 	}
-	if err := c.vacUpdateRelstats(be, rel, nblocks, false); err != nil {
+	if err := c.vacUpdateRelstats(be, rel, nblocks, false, float64(rel.Rows)); err != nil {
 		return nil, err
 	}
 	rel.Analyzed = true

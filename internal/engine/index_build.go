@@ -18,7 +18,6 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) 
 	if err != nil {
 		return nil, err
 	}
-	c.ddlXid() // the catalog rows CREATE INDEX inserts
 	start := c.now
 	nblocks := rel.NPages()
 	ringN := 0
@@ -70,7 +69,14 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) 
 	// index_update_stats (index.c): the heap tuples the build counted, the
 	// table's pages and its visibility map's all-visible pages go into the
 	// table's pg_class row (an empty never-vacuumed table keeps reltuples −1).
-	if rel.Rows > 0 || rel.RelTuples >= 0 {
+	// From 18 not when autovacuum is off, globally or for the table (so that a
+	// restored dump's statistics stay): "CREATE INDEX: don't update table
+	// stats if autovacuum=off", d611f8b158.
+	update := rel.Rows > 0 || rel.RelTuples >= 0
+	if c.S.Version >= 18 && (!c.S.Bool("autovacuum") || !rel.Autovacuum) {
+		update = false
+	}
+	if update {
 		rel.RelTuples, rel.RelPages = float64(rel.Rows), nblocks
 		rel.RelAllVisible, _ = rel.CountVisibility()
 	}

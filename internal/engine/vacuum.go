@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
@@ -38,9 +39,11 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 			blk := next
 			next++
 			// All-visible pages are skipped, all-frozen ones by an aggressive
-			// VACUUM FREEZE too: models lazy_scan_skip (vacuumlazy.c; the
-			// 32-page SKIP_PAGES_THRESHOLD is not modelled).
-			if f := rel.Flags(blk); f&heap.PageAllVisible != 0 && !freeze || f&heap.PageAllFrozen != 0 {
+			// VACUUM FREEZE too — but never the last page, which is always
+			// scanned (to see whether the table can be truncated): models
+			// lazy_scan_skip (vacuumlazy.c; the 32-page SKIP_PAGES_THRESHOLD
+			// is not modelled).
+			if f := rel.Flags(blk); (f&heap.PageAllVisible != 0 && !freeze || f&heap.PageAllFrozen != 0) && int(blk) != nblocks-1 {
 				skippedVisible = skippedVisible || f&heap.PageAllFrozen == 0
 				continue
 			}
@@ -52,6 +55,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	// visibilitymap_pin: the VM page covering the current block stays pinned
 	// until the scan moves past it.
 	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	scanned, scannedTuples := 0, 0
 	p := &participant{be: be}
 	p.step = func() (bool, error) {
 		b, blk, ok, err := stream.Next()
@@ -68,6 +72,8 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 			}
 			vmBlk = want
 		}
+		scanned++
+		scannedTuples += rel.Tuples(blk)
 		c.vacuumPage(be, b, rel, blk, freeze, vmBuf)
 		c.pool.Unpin(be, b)
 		// lazy_scan_heap: the page's free space goes to the FSM after the page is released.
@@ -87,7 +93,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	if err := c.vacuumWindowPins(be); err != nil {
 		return nil, err
 	}
-	if err := c.vacUpdateRelstats(be, rel, nblocks, !skippedVisible); err != nil {
+	if err := c.vacUpdateRelstats(be, rel, nblocks, !skippedVisible, vacEstimateReltuples(rel, nblocks, scanned, scannedTuples)); err != nil {
 		return nil, err
 	}
 	// VACUUM VERBOSE reports the table's usage up to here.
@@ -169,18 +175,37 @@ func inplaceMainData(v pg.Version) int {
 	return 2
 }
 
+// vacEstimateReltuples is vac_estimate_reltuples (vacuum.c): the live
+// tuples VACUUM counted when it scanned every page; otherwise pg_class's
+// old figure when it scanned at most one page (or under 2% of a table of
+// unchanged size), else the scanned pages' tuples with the old density
+// for the rest (scaled up when there is no old density).
+func vacEstimateReltuples(rel *heap.Relation, total, scanned, scannedTuples int) float64 {
+	oldPages, oldTuples := rel.RelPages, rel.RelTuples
+	switch {
+	case scanned >= total:
+		return float64(scannedTuples)
+	case oldPages == total && float64(scanned) < float64(total)*0.02, scanned <= 1:
+		return oldTuples
+	case oldTuples < 0 || oldPages == 0:
+		return math.Floor(float64(scannedTuples)/float64(scanned)*float64(total) + 0.5)
+	}
+	density := oldTuples / float64(oldPages)
+	return math.Floor(density*float64(total-scanned) + float64(scannedTuples) + 0.5)
+}
+
 // vacUpdateRelstats is vac_update_relstats: the new relpages, reltuples and
 // relallvisible (which the planner reads from then on) and, for a VACUUM
 // that may (advance), relfrozenxid go into pg_class in place — only when one
 // of them changed: relfrozenxid moves to the oldest XID still running, past
 // every transaction that had one since it was last set (vacuum.c).
-func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblocks int, advance bool) error {
+func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblocks int, advance bool, tuples float64) error {
 	av, _ := rel.CountVisibility()
-	dirty := rel.RelTuples != float64(rel.Rows) || rel.RelPages != nblocks || rel.RelAllVisible != av
+	dirty := rel.RelTuples != tuples || rel.RelPages != nblocks || rel.RelAllVisible != av
 	if advance && rel.FrozenAt != c.xids {
 		rel.FrozenAt, dirty = c.xids, true
 	}
-	rel.RelTuples = float64(rel.Rows)
+	rel.RelTuples = tuples
 	rel.RelPages = nblocks
 	rel.RelAllVisible = av
 	if !dirty {
