@@ -14,6 +14,7 @@ package guc
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -244,6 +245,9 @@ func (s *Settings) Known(name string) bool {
 func (s *Settings) Set(name, value string) (notice string, err error) {
 	g := lookupGUC(name)
 	if g == nil {
+		if otherGUCs[name] {
+			return "", &pg.SettingError{Name: name, Value: value, Allowed: "a PostgreSQL setting the simulator does not model (nothing it changes is simulated); leave it out (the settings it models: 'pgbufsim help settings')"}
+		}
 		return "", &pg.SettingError{Name: name, Value: value, Allowed: "unrecognized configuration parameter (see 'pgbufsim help settings')"}
 	}
 	if !g.in(s.Version) {
@@ -291,10 +295,15 @@ func (s *Settings) set(g *gucDef, value string) error {
 		if g.name == "ring" {
 			return s.setRing(g, value)
 		}
-		n, err := strconv.ParseInt(value, 10, 64)
-		if err != nil {
-			return bad("must be an integer")
+		// models parse_int (guc.c): a fractional value is rounded (rint).
+		f, suffix, okNum := pg.ParseNumber(value)
+		if !okNum || suffix != "" {
+			return bad(fmt.Sprintf("must be an integer from %d to %d", g.min, g.max))
 		}
+		if f = math.RoundToEven(f); f < float64(g.min) || f > float64(g.max) {
+			return bad(fmt.Sprintf("outside the allowed range %d..%d", g.min, g.max))
+		}
+		n := int64(f)
 		if n < g.min || n > g.max {
 			return bad(fmt.Sprintf("outside the allowed range %d..%d", g.min, g.max))
 		}
@@ -319,12 +328,17 @@ func (s *Settings) set(g *gucDef, value string) error {
 		if g.name == "vacuum_buffer_usage_limit" && n != 0 && n < 128 {
 			return bad("must be 0 or between 128kB and 16GB")
 		}
+		if g.name == "wal_buffers" && n != -1 && n < 4 {
+			n = 4 // models check_wal_buffers (xlog.c): a manual value below 4 blocks is raised to 4
+		}
 		s.vals[g.name] = n
 	case kindDuration:
 		ns, err := pg.ParseDuration(value, g.unitNs)
 		if err != nil {
 			return bad(err.Error())
 		}
+		// models parse_int (guc.c): the value is rounded to the GUC's own unit.
+		ns = int64(math.RoundToEven(float64(ns)/float64(g.unitNs))) * g.unitNs
 		if ns < g.min || ns > g.max {
 			return bad(fmt.Sprintf("outside the allowed range %s..%s", fmtDur(g.min), fmtDur(g.max)))
 		}

@@ -23,6 +23,36 @@ type Env struct {
 	Record bool
 
 	teach teaching // trace, plot and the recording (teach.go, record.go)
+
+	// line is the 1-based line of the command ExecStep runs (0: Exec
+	// called directly); beginLine is the line of the open begin.
+	line, beginLine int
+}
+
+// ExecStep runs one step of a file (Exec, remembering the step's line for
+// errors that name an earlier line: an open begin, a mark's first use).
+func (e *Env) ExecStep(st Step) (Output, error) {
+	e.line = st.Line
+	defer func() { e.line = 0 }()
+	return e.Exec(st.Cmd, st.Args)
+}
+
+// Finish is the end of the scenario file: a transaction block still open
+// is an error at its begin's line (PostgreSQL would roll it back when the
+// session ends; a scenario says what it means).
+func (e *Env) Finish(file string) error {
+	if e.C != nil && e.C.InTransaction() {
+		return &Error{File: file, Line: e.beginLine, Err: errorf("begin: the transaction block it opens is never committed (add commit after its last command)")}
+	}
+	return nil
+}
+
+// beginAt names the open begin's line (" at line N"), when known.
+func (e *Env) beginAt() string {
+	if e.beginLine == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" at line %d", e.beginLine)
 }
 
 // Output is one command's result: the text a scenario file shows, the JSON
@@ -142,11 +172,18 @@ func (e *Env) Exec(cmd string, args []datadriven.CmdArg) (out Output, err error)
 			if cmd != "cluster" && e.C == nil {
 				return Output{}, fmt.Errorf("%s: no cluster yet (start with: cluster version=18 ...)", cmd)
 			}
+			args, notices, err := identifiers(cmd, args)
+			if err != nil {
+				return Output{}, err
+			}
 			if err := e.crashGate(cmd, args); err != nil {
 				return Output{}, err
 			}
 			e.beforeCommand(cmd)
 			out, err = Commands[i].handler(e, args)
+			if len(notices) > 0 && err == nil {
+				out.Text = strings.Join(notices, "\n") + "\n" + out.Text
+			}
 			e.powerFailure(&out)
 			e.afterCommand(cmd, args, &out, err)
 			if err == nil && e.CheckInvariants && e.C != nil {

@@ -134,9 +134,8 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 {
-		usage(stderr)
-		return 2
+	if p := fileArgProblem("scenario file (FILE.scn)", fs.Args()); p != "" {
+		return usageError(stderr, "run", p, "pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn")
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "pgbufsim: --format=%s: must be text or json\n", *format)
@@ -158,7 +157,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	var steps []map[string]any
 	status := 0
 	for _, st := range f.Steps {
-		o, err := env.Exec(st.Cmd, st.Args)
+		o, err := env.ExecStep(st)
 		text := o.Text
 		if err != nil {
 			text = "error: " + err.Error()
@@ -177,6 +176,10 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s:%d: output differs from the file's block\n--- expected\n%s\n+++ got\n%s\n", path, st.Line, *st.Expected, text)
 			status = 1
 		}
+	}
+	if err := env.Finish(path); err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 1
 	}
 	if *rewrite {
 		if err := os.WriteFile(path, []byte(f.Rewrite(outs)), 0o644); err != nil {
@@ -216,9 +219,12 @@ func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 || *pgbin == "" {
-		usage(stderr)
-		return 2
+	const verifyUsage = "pgbufsim verify --pgbin DIR [--keep] [--format=json] [--seed=N] [--save-plans DIR] FILE.scn"
+	if *pgbin == "" {
+		return usageError(stderr, "verify", "--pgbin DIR is missing (PostgreSQL's bin directory: pg_config --bindir)", verifyUsage)
+	}
+	if p := fileArgProblem("scenario file (FILE.scn)", fs.Args()); p != "" {
+		return usageError(stderr, "verify", p, verifyUsage)
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "pgbufsim: --format=%s: must be text or json\n", *format)
@@ -264,9 +270,11 @@ func catalogCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *pgbin == "" || fs.NArg() != 0 {
-		fmt.Fprintln(stderr, "usage: pgbufsim catalog-profile --pgbin DIR")
-		return 2
+	if *pgbin == "" {
+		return usageError(stderr, "catalog-profile", "--pgbin DIR is missing (PostgreSQL's bin directory: pg_config --bindir)", "pgbufsim catalog-profile --pgbin DIR")
+	}
+	if fs.NArg() != 0 {
+		return usageError(stderr, "catalog-profile", fmt.Sprintf("takes no arguments, got %q", fs.Args()), "pgbufsim catalog-profile --pgbin DIR")
 	}
 	srv, err := verify.NewServer(*pgbin)
 	if err != nil {
