@@ -179,7 +179,7 @@ func (e *Env) Exec(cmd string, args []datadriven.CmdArg) (out Output, err error)
 			if err := e.crashGate(cmd, args); err != nil {
 				return Output{}, err
 			}
-			e.beforeCommand(cmd)
+			e.beforeCommand(cmd, args)
 			out, err = Commands[i].handler(e, args)
 			if len(notices) > 0 && err == nil {
 				out.Text = strings.Join(notices, "\n") + "\n" + out.Text
