@@ -226,12 +226,16 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	c.Stroke(r.Path())
 }
 
+// palette is the layers' colours: plotutil's soft colours, then its dark
+// ones, so up to 14 relations have 14 colours.
+var palette = append(append([]color.Color(nil), plotutil.SoftColors...), plotutil.DarkColors...)
+
 // layerColor is the colour of a panel's layer i.
 func layerColor(l Layer, i int) color.Color {
 	if l.Name == "(unused)" {
 		return color.Gray{Y: 0xdd}
 	}
-	return plotutil.Color(i)
+	return palette[i%len(palette)]
 }
 
 // steps makes a series a step function: each sample's value holds until
@@ -261,6 +265,8 @@ func drawPanel(pn Panel, spans []Span, bottom bool) (*plot.Plot, plot.Legend, er
 	}
 	if pn.Integer {
 		p.Y.Tick.Marker = integerTicks{}
+	} else {
+		p.Y.Tick.Marker = plainTicks{}
 	}
 	leg := plot.NewLegend()
 	leg.Top, leg.Left = true, true
@@ -336,6 +342,19 @@ func spanTicks(spans []Span, width float64, labels bool) plot.Ticker {
 		}
 		return ts
 	})
+}
+
+// plainTicks are gonum's default ticks labelled without trailing zeros (250, not 250.00).
+type plainTicks struct{}
+
+func (plainTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+		}
+	}
+	return ts
 }
 
 // integerTicks are ticks at whole numbers (1, 2, 5 × a power of ten apart),
