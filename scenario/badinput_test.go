@@ -346,6 +346,15 @@ func TestAcceptedAsPostgreSQLReadsIt(t *testing.T) {
 	require.Contains(t, outs[2].Text, "Seq Scan on "+long[:63]+"  ")
 	_, ok := env.C.Table(long[:63])
 	require.True(t, ok)
+	// show buffercache widens its name column to the longest name: the columns stay aligned.
+	o, err := env.Exec("show", argsOf("buffercache"))
+	require.NoError(t, err)
+	lines := strings.Split(o.Text, "\n")
+	end := strings.Index(lines[0], "buffers") + len("buffers")
+	for _, l := range lines[1:] {
+		// every buffers figure ends under "buffers"
+		require.True(t, l[end-1] >= '0' && l[end-1] <= '9' && (len(l) == end || l[end] == ' '), "%s", o.Text)
+	}
 	// A name of 2,000,000 bytes: the notice shows its start and its length.
 	_, outs = run(t, "cluster version=18 shared_buffers=1MB\ntable "+strings.Repeat("b", 2000000)+" rows=10\n")
 	require.Equal(t, `NOTICE:  identifier "`+strings.Repeat("b", 63)+`…(2000000 bytes)" will be truncated to "`+strings.Repeat("b", 63)+`"`, strings.Split(outs[1].Text, "\n")[0])

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/pgbufsim/pgbufsim/cluster"
@@ -59,10 +60,16 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-10s %8s %7s %6s %6s %6s %6s %6s %6s\n", "relation", "buffers", "dirty", "u0", "u1", "u2", "u3", "u4", "u5")
+	// The name column is 10 wide, or as wide as the longest name (up to 63
+	// bytes, NAMEDATALEN-1, plus "/fsm"), so the columns stay aligned.
+	w := 10
+	for _, r := range bc.Rows {
+		w = max(w, utf8.RuneCountInString(r.Relation))
+	}
+	fmt.Fprintf(&b, "%-*s %8s %7s %6s %6s %6s %6s %6s %6s\n", w, "relation", "buffers", "dirty", "u0", "u1", "u2", "u3", "u4", "u5")
 	var js []map[string]any
 	for _, r := range bc.Rows {
-		fmt.Fprintf(&b, "%-10s %8d %7d", r.Relation, r.Buffers, r.Dirty)
+		fmt.Fprintf(&b, "%s%s %8d %7d", r.Relation, strings.Repeat(" ", w-utf8.RuneCountInString(r.Relation)), r.Buffers, r.Dirty)
 		for _, u := range r.Usage {
 			fmt.Fprintf(&b, " %6d", u)
 		}
@@ -70,7 +77,7 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 		usage := r.Usage
 		js = append(js, map[string]any{"name": r.Relation, "buffers": r.Buffers, "dirty": r.Dirty, "usage": usage[:]})
 	}
-	fmt.Fprintf(&b, "%-10s %8d", "(unused)", bc.Unused)
+	fmt.Fprintf(&b, "%-*s %8d", w, "(unused)", bc.Unused)
 	return Output{Text: b.String(), JSON: map[string]any{"relations": js, "unused": bc.Unused}, Result: bc}, nil
 }
 
