@@ -169,13 +169,13 @@ func (o Options) settings() (*Settings, []string, error) {
 	}
 	var errs []error
 	var notices []string
-	seen := map[string]bool{}
+	seen := map[string]string{}
 	for _, st := range o.settingsList() {
-		if seen[st.Name] && guc.Lookup(st.Name) != nil {
-			errs = append(errs, &pg.SettingError{Name: st.Name, Value: st.Value, Allowed: "is given twice"})
+		if first, dup := seen[st.Name]; dup && guc.Lookup(st.Name) != nil {
+			errs = append(errs, givenTwice(st, first))
 			continue
 		}
-		seen[st.Name] = true
+		seen[st.Name] = st.Value
 		n, err := s.Set(st.Name, st.Value)
 		if err != nil {
 			errs = append(errs, err)
@@ -219,4 +219,9 @@ func (c *Cluster) Notices() []string { return c.e.Notices() }
 // VersionError is the error for a version outside the supported range.
 func VersionError(v string) error {
 	return &pg.SettingError{Name: "version", Value: v, Allowed: fmt.Sprintf("supported versions are %d to %d", pg.MinVersion, pg.MaxVersion)}
+}
+
+// givenTwice is the error for a setting given a second time on one line.
+func givenTwice(st Setting, first string) error {
+	return &pg.SettingError{Name: st.Name, Value: st.Value, Allowed: fmt.Sprintf("given twice on one line (first as %s=%s); give each setting once", st.Name, first)}
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +32,12 @@ func (c *Cluster) Set(settings ...Setting) (notices []string, err error) {
 			return fmt.Errorf("set: expected GUC=value")
 		}
 		next := c.S.Clone()
+		seen := map[string]string{}
 		for _, st := range settings {
+			if first, dup := seen[st.Name]; dup {
+				return givenTwice(st, first)
+			}
+			seen[st.Name] = st.Value
 			g := guc.Lookup(st.Name)
 			if g != nil && g.Restart() && g.In(next.Version) {
 				if g.IsMachine() {
@@ -85,7 +91,11 @@ func (c *Cluster) DropCaches() (DropCachesResult, error) {
 func (c *Cluster) Sleep(d time.Duration) error {
 	return c.e.Command("sleep", engine.SessionPlain, true, func() error {
 		if d < 0 {
-			return fmt.Errorf("sleep %s: a duration cannot be negative", d)
+			return fmt.Errorf("a duration cannot be negative")
+		}
+		if now := c.e.Now(); int64(d) > math.MaxInt64-now {
+			// The clock counts nanoseconds in an int64: it would wrap.
+			return fmt.Errorf("the simulated clock would pass its end (292 years after the cluster started): %s of simulated time has passed, so a sleep may last at most %s", fmtClock(now), fmtClock(math.MaxInt64-now))
 		}
 		c.e.AdvanceTo(c.e.Now() + int64(d))
 		return nil
@@ -224,6 +234,9 @@ func (c *Cluster) Mark(name string) error {
 			// "" is the since= of no mark (since the cluster started).
 			return fmt.Errorf("mark: expected a name")
 		}
+		if _, dup := c.e.GetMark(name); dup {
+			return fmt.Errorf("mark %s: a mark named %q already exists; give each mark its own name (since=%s would be ambiguous)", name, name, name)
+		}
 		c.e.SetMark(name)
 		return nil
 	})
@@ -299,7 +312,7 @@ type TableSpec struct {
 // Allowed ranges of TableSpec, by scenario option name.
 var tableAllowed = map[string]string{
 	"rows":            "must be a whole number of rows, at least 1",
-	"pages":           "a table of 0 pages cannot be loaded; pages must be at least 1",
+	"pages":           "must be a whole number of pages, at least 1 (a table of 0 pages cannot be loaded)",
 	"tuple_bytes":     "must be between 24 and 8164 bytes (a heap tuple with its 23-byte header)",
 	"tuples_per_page": "must be between 1 and 291 (MaxHeapTuplesPerPage)",
 	"fillfactor":      "must be between 10 and 100",
@@ -337,11 +350,21 @@ func (t *TableSpec) shape() (heap.Shape, int64, error) {
 		return shape, 0, bad("pages", t.Pages)
 	}
 	if t.Columns != nil {
+		if len(t.Columns) > maxHeapAttributeNumber {
+			return shape, 0, fmt.Errorf("table %s: columns: %d columns: tables can have at most %d columns (MaxHeapAttributeNumber)", name, len(t.Columns), maxHeapAttributeNumber)
+		}
 		w, pw, err := columnsWidth(t.Columns)
 		if err != nil {
 			return shape, 0, fmt.Errorf("table %s: columns: %w", name, err)
 		}
+		if limit := pg.BLCKSZ - heap.SizeOfPageHeaderData - heap.SizeOfItemID; pg.MaxAlign(w) > limit {
+			// heap_insert's "row is too big": the row must fit on one page.
+			return shape, 0, fmt.Errorf("table %s: columns: a row of these %d columns is %d bytes with its header; a heap row must fit on an 8kB page: at most %d bytes (fewer or narrower columns)", name, len(t.Columns), w, limit)
+		}
 		shape.TupleLen, shape.PlannerWidth, haveShape = w, pw, true
+	}
+	if t.TupleBytes != 0 && t.Columns != nil {
+		return shape, 0, fmt.Errorf("table %s: give columns=(...) or tuple_bytes=B, not both (the columns give the row's length)", name)
 	}
 	if t.TupleBytes != 0 {
 		if t.TupleBytes < 24 {
@@ -389,6 +412,12 @@ func (t *TableSpec) shape() (heap.Shape, int64, error) {
 	rows := t.Rows
 	if rows == 0 {
 		rows = t.Pages * int64(shape.TuplesPerPage())
+	}
+	if t.Pages > pgMaxRelBlocks {
+		return shape, 0, fmt.Errorf("table %s: pages=%d: beyond PostgreSQL's %d blocks a relation (32TB: block numbers end at 0xFFFFFFFE)", name, t.Pages, int64(pgMaxRelBlocks))
+	}
+	if t.Pages > 0 && t.Pages > simMaxRelBlocks {
+		return shape, 0, fmt.Errorf("table %s: pages=%d: beyond the simulator's limit of %d pages a relation (1TB; 16 bytes of state a page)", name, t.Pages, simMaxRelBlocks)
 	}
 	if err := relSizeLimit(rows, shape.TuplesPerPage()); err != nil {
 		return shape, 0, fmt.Errorf("table %s: %w", name, err)
@@ -456,6 +485,9 @@ func relSizeLimit(rows int64, tuplesPerPage int) error {
 	return nil
 }
 
+// maxHeapAttributeNumber is MaxHeapAttributeNumber (htup_details.h).
+const maxHeapAttributeNumber = 1600
+
 // columnsWidth computes a row's heap tuple length with PostgreSQL's
 // alignment (heap_compute_data_size): int2/int4/int8/float8/bool/date/
 // timestamp/uuid fixed-width at their alignment; text:N a varlena of N bytes
@@ -516,4 +548,20 @@ func (c *Cluster) Table(name string) (TableInfo, bool) {
 	tpp := r.Shape.TuplesPerPage()
 	return TableInfo{Name: r.Name, Declared: r.Declared, Rows: r.Rows, Pages: r.NPages(),
 		TupleBytes: r.Shape.TupleLen, TuplesPerPage: tpp, Hole: r.Shape.Hole(tpp)}, true
+}
+
+// fmtClock prints a span of simulated time in days, hours, minutes and
+// seconds (whole seconds, rounded down).
+func fmtClock(ns int64) string {
+	sec := ns / 1e9
+	d, h, m, s := sec/86400, sec/3600%24, sec/60%60, sec%60
+	switch {
+	case d > 0:
+		return fmt.Sprintf("%dd %dh %dmin %ds", d, h, m, s)
+	case h > 0:
+		return fmt.Sprintf("%dh %dmin %ds", h, m, s)
+	case m > 0:
+		return fmt.Sprintf("%dmin %ds", m, s)
+	}
+	return fmt.Sprintf("%.3fs", float64(ns)/1e9)
 }

@@ -88,10 +88,10 @@ func (s *simulator) buildBase() recipe {
 		switch {
 		case hintFPIs(f):
 			r = r.set("data_checksums", "on")
-			f.note("data_checksums: assumed on (hint-bit images need data checksums or wal_log_hints; give --settings)")
+			f.note("data_checksums: assumed on (hint-bit images need data checksums or wal_log_hints; %s)", f.giveSettings("data_checksums"))
 		case f.tot.SharedDirtied > 0 && f.in.Plan.ReadOnly():
 			r = r.set("data_checksums", "off")
-			f.note("data_checksums: assumed off (the read dirtied pages without images; give --settings)")
+			f.note("data_checksums: assumed off (the read dirtied pages without images; %s)", f.giveSettings("data_checksums"))
 		}
 	}
 	if f.version >= 19 && r.get("io_method") == "io_uring" {

@@ -112,6 +112,19 @@ type facts struct {
 
 func (f *facts) note(format string, a ...any) { f.notes = append(f.notes, fmt.Sprintf(format, a...)) }
 
+// giveSettings says how the user could tell the setting: give --settings
+// (or another flag), or, when a settings file was given, that it lacks it.
+func (f *facts) giveSettings(name string, or ...string) string {
+	if f.in.Settings == nil {
+		return "give --settings" + strings.Join(append([]string{""}, or...), " or ")
+	}
+	s := "the --settings file has no " + name
+	if len(or) > 0 {
+		s += "; give " + strings.Join(or, " or ")
+	}
+	return s
+}
+
 func gather(in *Input) *facts {
 	p := in.Plan
 	f := &facts{in: in, settings: map[string]string{}, tot: p.Root.Counters, participant: 1}
@@ -132,7 +145,7 @@ func gather(in *Input) *facts {
 		v = p.VersionLow
 	default:
 		v = min(max(int(pg.DefaultVersion), p.VersionLow), p.VersionHigh)
-		f.note("version: the plan's field names fit PostgreSQL %d–%d; assumed %d (give --settings with server_version to be exact)", p.VersionLow, p.VersionHigh, v)
+		f.note("version: the plan's field names fit PostgreSQL %d–%d; assumed %d (%s to be exact)", p.VersionLow, p.VersionHigh, v, f.giveSettings("server_version"))
 	}
 	if p.TextNoWAL {
 		f.note("the text plan has no \"WAL:\" line: read as a statement that wrote no WAL (EXPLAIN prints the line only when WAL was written, and only with the WAL option)")
@@ -158,7 +171,7 @@ func gather(in *Input) *facts {
 	}
 	if f.nbuffers == 0 {
 		f.nbuffers = 16384
-		f.note("shared_buffers: assumed 128MB (16384 buffers), the default; give --settings or --buffercache")
+		f.note("shared_buffers: assumed 128MB (16384 buffers), the default; %s", f.giveSettings("shared_buffers", "--buffercache"))
 	} else if in.Buffercache != nil && in.Buffercache.NBuffers != f.nbuffers {
 		f.note("the buffercache export has %d buffers but shared_buffers is %d; the export may come from another server", in.Buffercache.NBuffers, f.nbuffers)
 	}

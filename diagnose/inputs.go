@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/pgbufsim/pgbufsim/guc"
 )
 
 // ParseSettings reads the server's settings in any of the forms a DBA has at
@@ -70,7 +72,8 @@ func ParseSettings(file string, data []byte) (map[string]string, error) {
 			name, val, ok := strings.Cut(l, "=")
 			if !ok {
 				if f := strings.Fields(l); len(f) == 2 {
-					name, val, ok = f[0], f[1], true
+					// "name value", or "name: value" as YAML-ish notes write it.
+					name, val, ok = strings.TrimSuffix(f[0], ":"), f[1], true
 				}
 			}
 			if !ok {
@@ -82,7 +85,15 @@ func ParseSettings(file string, data []byte) (map[string]string, error) {
 	if len(out) == 0 {
 		return nil, &InputError{file, "no settings found"}
 	}
-	return out, nil
+	var names []string
+	for name := range out {
+		if name == "server_version" || name == "server_version_num" || guc.Lookup(name) != nil || guc.NotModelled(name) {
+			return out, nil
+		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return nil, &InputError{file, fmt.Sprintf("no PostgreSQL setting in it (read %d %s, such as %q); expected SHOW ALL output, a pg_settings CSV or postgresql.conf lines", len(names), map[bool]string{true: "name", false: "names"}[len(names) == 1], names[0])}
 }
 
 // withUnit turns pg_settings' setting and unit ("16384" and "8kB", or

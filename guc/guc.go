@@ -14,6 +14,7 @@ package guc
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -244,6 +245,9 @@ func (s *Settings) Known(name string) bool {
 func (s *Settings) Set(name, value string) (notice string, err error) {
 	g := lookupGUC(name)
 	if g == nil {
+		if otherGUCs[name] {
+			return "", &pg.SettingError{Name: name, Value: value, Allowed: "a PostgreSQL setting the simulator does not model (nothing it changes is simulated); leave it out (the settings it models: 'pgbufsim help settings')"}
+		}
 		return "", &pg.SettingError{Name: name, Value: value, Allowed: "unrecognized configuration parameter (see 'pgbufsim help settings')"}
 	}
 	if !g.in(s.Version) {
@@ -291,10 +295,15 @@ func (s *Settings) set(g *gucDef, value string) error {
 		if g.name == "ring" {
 			return s.setRing(g, value)
 		}
-		n, err := strconv.ParseInt(value, 10, 64)
-		if err != nil {
-			return bad("must be an integer")
+		// models parse_int (guc.c): a fractional value is rounded (rint).
+		f, suffix, okNum := pg.ParseNumber(value)
+		if !okNum || suffix != "" {
+			return bad(fmt.Sprintf("must be an integer from %d to %d", g.min, g.max))
 		}
+		if f = math.RoundToEven(f); f < float64(g.min) || f > float64(g.max) {
+			return bad(fmt.Sprintf("outside the allowed range %d..%d", g.min, g.max))
+		}
+		n := int64(f)
 		if n < g.min || n > g.max {
 			return bad(fmt.Sprintf("outside the allowed range %d..%d", g.min, g.max))
 		}
@@ -319,12 +328,17 @@ func (s *Settings) set(g *gucDef, value string) error {
 		if g.name == "vacuum_buffer_usage_limit" && n != 0 && n < 128 {
 			return bad("must be 0 or between 128kB and 16GB")
 		}
+		if g.name == "wal_buffers" && n != -1 && n < 4 {
+			n = 4 // models check_wal_buffers (xlog.c): a manual value below 4 blocks is raised to 4
+		}
 		s.vals[g.name] = n
 	case kindDuration:
 		ns, err := pg.ParseDuration(value, g.unitNs)
 		if err != nil {
 			return bad(err.Error())
 		}
+		// models parse_int (guc.c): the value is rounded to the GUC's own unit.
+		ns = int64(math.RoundToEven(float64(ns)/float64(g.unitNs))) * g.unitNs
 		if ns < g.min || ns > g.max {
 			return bad(fmt.Sprintf("outside the allowed range %s..%s", fmtDur(g.min), fmtDur(g.max)))
 		}
@@ -552,3 +566,81 @@ func (s *Settings) Reject() strategy.Reject {
 	}
 	return r
 }
+
+// Allowed says what values the setting accepts, as 'pgbufsim help settings'
+// prints it: on|off, the enum's values, or the range with its unit.
+func (g *gucDef) Allowed() string {
+	switch g.kind {
+	case kindBool:
+		return "on | off"
+	case kindEnum:
+		return strings.Join(g.values(), " | ")
+	case kindReal:
+		return fmt.Sprintf("a number from %d to %d", g.min, g.max)
+	case kindDuration:
+		unit := "ms"
+		if g.unitNs == 1e9 {
+			unit = "s"
+		}
+		return fmt.Sprintf("%s to %s (a bare number is in %s; units us, ms, s, min, h, d)", fmtDur(g.min), fmtDur(g.max), unit)
+	case kindSize:
+		unit := map[pg.Unit]string{pg.UnitBytes: "bytes", pg.UnitKB: "kB", pg.UnitMB: "MB", pg.UnitBlocks: "8kB pages"}[g.unit]
+		lo, hi := pg.FormatSize(g.min*int64(g.unit)), pg.FormatSize(g.max*int64(g.unit))
+		switch g.name {
+		case "shared_buffers":
+			hi = pg.FormatSize(simMaxBuffers*pg.BLCKSZ) + " (the simulator's limit; PostgreSQL's is 8TB)"
+		case "wal_buffers":
+			return fmt.Sprintf("-1 (1/32 of shared_buffers, 64kB to 16MB) or %s to %s; below 32kB is raised to 32kB (a bare number is in %s)", pg.FormatSize(int64(g.unit)), hi, unit)
+		case "vacuum_buffer_usage_limit":
+			return fmt.Sprintf("0 (no ring) or 128kB to %s (a bare number is in %s)", hi, unit)
+		case "io_combine_limit":
+			hi += " (256kB in 17)"
+		}
+		return fmt.Sprintf("%s to %s (a bare number is in %s; units B, kB, MB, GB, TB)", lo, hi, unit)
+	}
+	switch g.name {
+	case "ring":
+		return fmt.Sprintf("auto or %d to %d buffers", g.min, g.max)
+	case "read_ahead_kb":
+		return fmt.Sprintf("a multiple of 4 from %d to %d", g.min, g.max)
+	}
+	return fmt.Sprintf("an integer from %d to %d", g.min, g.max)
+}
+
+// Doc is the setting's one-line description.
+func (g *gucDef) Doc() string { return g.doc }
+
+// Modelled reports whether the simulator models the setting (false: accepted, with a notice, and ignored).
+func (g *gucDef) Modelled() bool { return g.modelled }
+
+// Versions says which versions have the setting ("" for all of 15 to 19).
+func (g *gucDef) Versions() string {
+	switch {
+	case g.since > pg.MinVersion && g.until != 0:
+		return fmt.Sprintf("%d–%d only", g.since, g.until)
+	case g.since > pg.MinVersion:
+		return fmt.Sprintf("%d+", g.since)
+	case g.until != 0:
+		return fmt.Sprintf("up to %d", g.until)
+	}
+	return ""
+}
+
+// Names lists every setting the simulator knows, of any version, in name order.
+func Names() []string {
+	var ns []string
+	for i := range gucs {
+		ns = append(ns, gucs[i].name)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// Default is the setting's default in version v (as SHOW prints it).
+func (g *gucDef) Default(v pg.Version) string { return g.def(v) }
+
+// FirstVersion is the oldest version that has the setting.
+func (g *gucDef) FirstVersion() pg.Version { return max(g.since, pg.MinVersion) }
+
+// IsWhatIf reports a what-if variant of the buffer manager (replacement, usage_max, reject, ring, freelist).
+func (g *gucDef) IsWhatIf() bool { return g.whatif }

@@ -2,6 +2,7 @@ package pg
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -135,45 +136,90 @@ const (
 	UnitBlocks Unit = BLCKSZ
 )
 
-// ParseSize parses a memory setting the way postgresql.conf does: a bare
-// integer is in the GUC's own unit; otherwise B, kB, MB, GB or TB (PostgreSQL's
-// units are case-sensitive and powers of 1024). The result is in the GUC's unit,
-// rounded down as PostgreSQL rounds (it rejects nothing that is merely inexact).
+// ParseSize parses a memory setting the way postgresql.conf does; it models
+// parse_int and convert_to_base_unit (guc.c). A bare number is in the GUC's
+// own unit; otherwise B, kB, MB, GB or TB (case-sensitive, powers of 1024).
+// A fractional value is accepted as PostgreSQL accepts it: 1.5MB is first
+// rounded to the nearest multiple of the next smaller unit (kB), then to the
+// GUC's unit (rint, halves to even), so 1.5MB of 8kB blocks is 192 and 1kB
+// is 0 (the GUC's check hook may raise that, as wal_buffers' does).
 func ParseSize(s string, unit Unit) (int64, error) {
+	val, suffix, ok := ParseNumber(s)
+	if !ok {
+		return 0, fmt.Errorf("not a size (want a number with an optional unit B, kB, MB, GB, TB)")
+	}
+	// memory_unit_conversion_table, largest unit first.
+	units := []struct {
+		name  string
+		bytes float64
+	}{{"TB", 1 << 40}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"kB", 1 << 10}, {"B", 1}}
+	if suffix != "" {
+		found := false
+		for i, u := range units {
+			if u.name != suffix {
+				continue
+			}
+			found = true
+			v := val * u.bytes / float64(unit)
+			if i+1 < len(units) {
+				next := units[i+1].bytes / float64(unit)
+				v = math.RoundToEven(v/next) * next
+			}
+			val = v
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown unit %q (valid units are B, kB, MB, GB and TB)", suffix)
+		}
+	}
+	val = math.RoundToEven(val)
+	if math.Abs(val) > 1<<62 {
+		return 0, fmt.Errorf("out of range (at most 4194304TB)")
+	}
+	return int64(val), nil
+}
+
+// ParseNumber reads a decimal number (sign, digits, fraction, exponent) and
+// what follows it, with surrounding blanks trimmed: strtol's then strtod's
+// reading in parse_int (guc.c), less octal and hex.
+func ParseNumber(s string) (val float64, suffix string, ok bool) {
 	s = strings.TrimSpace(s)
 	i := 0
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		i++
 	}
+	digits := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
+		digits++
 	}
-	num, suffix := s[:i], strings.TrimSpace(s[i:])
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("not a size (want an integer with an optional unit B, kB, MB, GB, TB)")
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			digits++
+		}
 	}
-	var mult int64
-	switch suffix {
-	case "":
-		return n, nil
-	case "B":
-		mult = 1
-	case "kB":
-		mult = 1 << 10
-	case "MB":
-		mult = 1 << 20
-	case "GB":
-		mult = 1 << 30
-	case "TB":
-		mult = 1 << 40
-	default:
-		return 0, fmt.Errorf("unknown unit %q (valid units are B, kB, MB, GB and TB)", suffix)
+	if digits == 0 {
+		return 0, "", false
 	}
-	if n > (1<<62)/mult {
-		return 0, fmt.Errorf("out of range")
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '-' || s[j] == '+') {
+			j++
+		}
+		k := j
+		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			k++
+		}
+		if k > j {
+			i = k
+		}
 	}
-	return n * mult / int64(unit), nil
+	v, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, "", false
+	}
+	return v, strings.TrimSpace(s[i:]), true
 }
 
 // FormatSize prints a byte count in PostgreSQL's preferred unit (largest exact one),
@@ -190,36 +236,46 @@ func FormatSize(bytes int64) string {
 	return fmt.Sprintf("%dB", bytes)
 }
 
-// ParseDuration parses a time setting (us, ms, s, min, h, d); a bare number is in unitMs milliseconds' unit.
-// It returns nanoseconds.
+// MaxDurationNs is the longest duration ParseDuration returns: the
+// simulated clock counts nanoseconds in an int64 (about 292 years).
+const MaxDurationNs = math.MaxInt64
+
+// ParseDuration parses a time setting (us, ms, s, min, h, d; a bare number
+// is in bareUnitNs nanoseconds) and returns nanoseconds. It models
+// parse_int and convert_to_base_unit (guc.c): a fractional value is
+// accepted (1.5s), rounded to the nearest multiple of the next smaller unit
+// (1.5s is 1500ms); the caller rounds to its GUC's own unit. A duration
+// longer than 106751d (MaxDurationNs) is out of range, never wrapped.
 func ParseDuration(s string, bareUnitNs int64) (int64, error) {
-	s = strings.TrimSpace(s)
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
+	val, suffix, ok := ParseNumber(s)
+	if !ok {
+		return 0, fmt.Errorf("not a duration (want a number with an optional unit us, ms, s, min, h, d)")
 	}
-	n, err := strconv.ParseInt(s[:i], 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("not a duration (want an integer with an optional unit us, ms, s, min, h, d)")
+	// time_unit_conversion_table, largest unit first, in nanoseconds.
+	units := []struct {
+		name string
+		ns   float64
+	}{{"d", 86400e9}, {"h", 3600e9}, {"min", 60e9}, {"s", 1e9}, {"ms", 1e6}, {"us", 1e3}}
+	ns := val * float64(bareUnitNs)
+	if suffix != "" {
+		found := false
+		for i, u := range units {
+			if u.name != suffix {
+				continue
+			}
+			found = true
+			ns = val * u.ns
+			if i+1 < len(units) {
+				ns = math.RoundToEven(ns/units[i+1].ns) * units[i+1].ns
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown unit %q (valid units are us, ms, s, min, h and d)", suffix)
+		}
 	}
-	var mult int64
-	switch strings.TrimSpace(s[i:]) {
-	case "":
-		mult = bareUnitNs
-	case "us":
-		mult = 1e3
-	case "ms":
-		mult = 1e6
-	case "s":
-		mult = 1e9
-	case "min":
-		mult = 60e9
-	case "h":
-		mult = 3600e9
-	case "d":
-		mult = 86400e9
-	default:
-		return 0, fmt.Errorf("unknown unit %q (valid units are us, ms, s, min, h and d)", s[i:])
+	ns = math.RoundToEven(ns)
+	if math.Abs(ns) >= math.MaxInt64 {
+		return 0, fmt.Errorf("out of range (at most 106751d, the simulated clock's 292 years)")
 	}
-	return n * mult, nil
+	return int64(ns), nil
 }

@@ -10,5 +10,6 @@ func (e *Env) cmdBegin(args []datadriven.CmdArg) (Output, error) {
 	if err := e.C.Begin(); err != nil {
 		return Output{}, err
 	}
+	e.beginLine = e.line
 	return Output{Text: "BEGIN", JSON: map[string]any{}}, nil
 }

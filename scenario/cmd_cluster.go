@@ -11,6 +11,10 @@ import (
 
 // Example: cluster version=18 shared_buffers=128MB data_checksums=on
 func (e *Env) cmdCluster(args []datadriven.CmdArg) (Output, error) {
+	if e.C != nil && e.C.InTransaction() {
+		// As CREATE DATABASE: initdb is not a statement of the open transaction.
+		return Output{}, errorf("cluster cannot run inside a transaction block (begin%s is not committed; commit first)", e.beginAt())
+	}
 	o := cluster.Options{Version: pg.DefaultVersion, Seed: e.Seed}
 	for _, a := range args {
 		if a.Key == "version" {

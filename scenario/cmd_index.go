@@ -89,9 +89,14 @@ func (e *Env) cmdIndexScan(args []datadriven.CmdArg) (Output, error) {
 			}
 			continue
 		}
+		switch a.Key {
+		case "key", "from", "to", "rows", "pages":
+		default:
+			return Output{}, errorf("index_scan %s: unknown option %q (key, from, to, rows, pages, order)", name, a.Key)
+		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return Output{}, errorf("index_scan %s: %s=%s: expected a whole number", name, a.Key, v)
+			return Output{}, errorf("index_scan %s: %s=%s: expected a whole number in digits", name, a.Key, v)
 		}
 		switch a.Key {
 		case "key":

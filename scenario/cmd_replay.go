@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/pgbufsim/pgbufsim/replay"
@@ -53,17 +54,30 @@ func (e *Env) cmdReplay(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, errorf("replay %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() == 0 {
+		return Output{}, errorf("replay %s: the trace is empty (0 bytes): %s", path, traceShape(format))
+	}
 	res, err := replay.Replay(e.C, f, path, format, relName)
 	if err != nil {
 		return Output{}, err
 	}
+	if res.Requests == 0 {
+		return Output{}, errorf("replay %s: the trace has no accesses: %s", path, traceShape(format))
+	}
 	ratio := res.HitRatio()
+	on := "relation " + res.Relation
+	if strings.Contains(res.Relation, ",") {
+		on = "relations " + res.Relation
+	}
+	if format != trace.CSV && relName == "" {
+		on += " (the default relation=)"
+	}
 	text := fmt.Sprintf("Replay of %s (%s) on %s: %d blocks\n  Requests: %d  hits=%d misses=%d evictions=%d\n  Hit ratio: %.4f",
-		res.File, res.Format, res.Relation, res.Blocks, res.Requests, res.Hits, res.Misses, res.Evictions, ratio)
+		res.File, res.Format, on, res.Blocks, res.Requests, res.Hits, res.Misses, res.Evictions, ratio)
 	if res.Written > 0 {
 		text += fmt.Sprintf("\n  Buffers written: %d", res.Written)
 	}
-	text += fmt.Sprintf("\n  Execution Time: %.3f ms", float64(res.TimeNs)/1e6)
+	text += fmt.Sprintf("\n  Execution Time: %.3f ms (simulated)", float64(res.TimeNs)/1e6)
 	return Output{Text: text, JSON: map[string]any{
 		"requests": res.Requests, "hits": res.Hits, "misses": res.Misses, "evictions": res.Evictions,
 		"hit_ratio": ratio, "shared_written": res.Written, "blocks": res.Blocks, "time_ms": ms(res.TimeNs),
@@ -86,4 +100,12 @@ func openTrace(name, file string, format trace.Format) (*os.File, error) {
 		return nil, fmt.Errorf("%s: not a regular file", name)
 	}
 	return f, nil
+}
+
+// traceShape says what a trace of the format holds, for an empty one.
+func traceShape(f trace.Format) string {
+	if f == trace.CSV {
+		return "a CSV trace has one access a line, relation,block[,op]"
+	}
+	return "an oracleGeneral trace has one 24-byte record an access (libCacheSim)"
 }

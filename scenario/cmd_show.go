@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/pgbufsim/pgbufsim/cluster"
@@ -61,10 +62,16 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-10s %8s %7s %6s %6s %6s %6s %6s %6s\n", "relation", "buffers", "dirty", "u0", "u1", "u2", "u3", "u4", "u5")
+	// The name column is 10 wide, or as wide as the longest name (up to 63
+	// bytes, NAMEDATALEN-1, plus "/fsm"), so the columns stay aligned.
+	w := 10
+	for _, r := range bc.Rows {
+		w = max(w, utf8.RuneCountInString(r.Relation))
+	}
+	fmt.Fprintf(&b, "%-*s %8s %7s %6s %6s %6s %6s %6s %6s\n", w, "relation", "buffers", "dirty", "u0", "u1", "u2", "u3", "u4", "u5")
 	var js []map[string]any
 	for _, r := range bc.Rows {
-		fmt.Fprintf(&b, "%-10s %8d %7d", r.Relation, r.Buffers, r.Dirty)
+		fmt.Fprintf(&b, "%s%s %8d %7d", r.Relation, strings.Repeat(" ", w-utf8.RuneCountInString(r.Relation)), r.Buffers, r.Dirty)
 		for _, u := range r.Usage {
 			fmt.Fprintf(&b, " %6d", u)
 		}
@@ -72,7 +79,7 @@ func (e *Env) showBuffercache(args []datadriven.CmdArg) (Output, error) {
 		usage := r.Usage
 		js = append(js, map[string]any{"name": r.Relation, "buffers": r.Buffers, "dirty": r.Dirty, "usage": usage[:]})
 	}
-	fmt.Fprintf(&b, "%-10s %8d", "(unused)", bc.Unused)
+	fmt.Fprintf(&b, "%-*s %8d", w, "(unused)", bc.Unused)
 	return Output{Text: b.String(), JSON: map[string]any{"relations": js, "unused": bc.Unused}, Result: bc}, nil
 }
 
@@ -125,7 +132,9 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 		b.WriteString("note: pg_stat_io is new in PostgreSQL 16; these are the counters it would show\n")
 	}
 	timing := e.C.S.Bool("track_io_timing")
-	fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8s %8s", "backend_type", "object", "context", "reads", "hits", "evictions", "reuses", "writes", "extends")
+	// fsyncs is counted for the WAL only (the relations' fsyncs are the
+	// checkpointer's, which pg_stat_io shows there too; not simulated).
+	fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8s %8s %7s", "backend_type", "object", "context", "reads", "hits", "evictions", "reuses", "writes", "extends", "fsyncs")
 	if timing {
 		fmt.Fprintf(&b, " %10s", "read_time")
 	}
@@ -138,11 +147,11 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 		}
 		shown = append(shown, r)
 		if r.Object == "wal" {
-			fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8d %8s  fsyncs=%d\n", r.BackendType, "wal", "normal", "", "", "", "", r.Writes, "", r.Fsyncs)
+			fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8d %8s %7d\n", r.BackendType, "wal", "normal", "", "", "", "", r.Writes, "", r.Fsyncs)
 			js = append(js, map[string]any{"backend_type": r.BackendType.String(), "object": "wal", "context": "normal", "writes": r.Writes, "fsyncs": r.Fsyncs})
 			continue
 		}
-		fmt.Fprintf(&b, "%-18s %-8s %-9s %8d %8d %9d %8d %8d %8d", r.BackendType, "relation", r.Context, r.Reads, r.Hits, r.Evictions, r.Reuses, r.Writes, r.Extends)
+		fmt.Fprintf(&b, "%-18s %-8s %-9s %8d %8d %9d %8d %8d %8d %7s", r.BackendType, "relation", r.Context, r.Reads, r.Hits, r.Evictions, r.Reuses, r.Writes, r.Extends, "")
 		row := map[string]any{"backend_type": r.BackendType.String(), "object": "relation", "context": r.Context.String(),
 			"reads": r.Reads, "hits": r.Hits, "evictions": r.Evictions, "reuses": r.Reuses,
 			"writes": r.Writes, "extends": r.Extends}
@@ -156,7 +165,11 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 	if len(js) == 0 {
 		js = nil
 	}
-	return Output{Text: strings.TrimRight(b.String(), "\n"), JSON: map[string]any{"rows": js}, Result: shown}, nil
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	return Output{Text: strings.Join(lines, "\n"), JSON: map[string]any{"rows": js}, Result: shown}, nil
 }
 
 func (e *Env) showWAL(args []datadriven.CmdArg) (Output, error) {
@@ -178,6 +191,9 @@ func (e *Env) showWAL(args []datadriven.CmdArg) (Output, error) {
 	}
 	return Output{Text: text, JSON: map[string]any{"records": u.Records, "fpi": u.FPI, "bytes": r.Bytes,
 		"buffers_full": u.BuffersFull, "start_lsn": r.StartLSN.String(), "end_lsn": r.EndLSN.String(),
+		// pg_stat_wal's figures by its column names (as pgbench run's JSON
+		// names them); stat_* are the same figures under their first names.
+		"wal_records": st.Records, "wal_fpi": st.FPI, "wal_bytes": st.Bytes,
 		"stat_records": st.Records, "stat_fpi": st.FPI, "stat_bytes": st.Bytes}, Result: r}, nil
 }
 

@@ -2,7 +2,9 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/pgbufsim/pgbufsim/cluster"
@@ -34,7 +36,17 @@ func (e *Env) cmdTable(args []datadriven.CmdArg) (Output, error) {
 		// num parses a whole number of at least lo; the engine checks the rest of the range.
 		num := func(lo int64) (int64, error) {
 			n, err := strconv.ParseInt(val, 10, 64)
-			if err != nil || n < lo {
+			if ne, isNum := err.(*strconv.NumError); isNum && ne.Err == strconv.ErrRange && !strings.HasPrefix(val, "-") {
+				return 0, &pg.SettingError{Name: a.Key, Value: val, Allowed: fmt.Sprintf("out of range: at most %d (a 64-bit integer); %s", int64(math.MaxInt64), cluster.TableOptionAllowed(a.Key))}
+			}
+			if err != nil {
+				hint := "not a whole number in digits"
+				if f, ferr := strconv.ParseFloat(val, 64); ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1e18 {
+					hint = fmt.Sprintf("write it in digits (%s=%d)", a.Key, int64(f))
+				}
+				return 0, &pg.SettingError{Name: a.Key, Value: val, Allowed: hint + "; " + cluster.TableOptionAllowed(a.Key)}
+			}
+			if n < lo {
 				return 0, &pg.SettingError{Name: a.Key, Value: val, Allowed: cluster.TableOptionAllowed(a.Key)}
 			}
 			return n, nil

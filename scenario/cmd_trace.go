@@ -25,7 +25,8 @@ type teaching struct {
 	lines  []string
 	more   int
 	rec    Recording
-	allocs int // victims taken since the recording started
+	allocs int    // victims taken since the recording started
+	cmd    string // the command running, as written (recording samples carry it)
 }
 
 // defaultTraceLimit is how many event lines one command prints at most.
@@ -150,8 +151,12 @@ func (e *Env) syncTracer() {
 
 // beforeCommand: a statement forgets the rings of the one before it (show
 // pool marks the last statement's); the tracer follows the cluster.
-func (e *Env) beforeCommand(cmd string) {
+func (e *Env) beforeCommand(cmd string, args []datadriven.CmdArg) {
 	e.teach.lines, e.teach.more = nil, 0
+	e.teach.cmd = cmd
+	for _, a := range args {
+		e.teach.cmd += " " + a.String()
+	}
 	if e.C != nil && cmd != "show" && cmd != "trace" && cmd != "plot" {
 		e.C.Pool().ForgetRings()
 	}

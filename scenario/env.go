@@ -23,6 +23,36 @@ type Env struct {
 	Record bool
 
 	teach teaching // trace, plot and the recording (teach.go, record.go)
+
+	// line is the 1-based line of the command ExecStep runs (0: Exec
+	// called directly); beginLine is the line of the open begin.
+	line, beginLine int
+}
+
+// ExecStep runs one step of a file (Exec, remembering the step's line for
+// errors that name an earlier line: an open begin, a mark's first use).
+func (e *Env) ExecStep(st Step) (Output, error) {
+	e.line = st.Line
+	defer func() { e.line = 0 }()
+	return e.Exec(st.Cmd, st.Args)
+}
+
+// Finish is the end of the scenario file: a transaction block still open
+// is an error at its begin's line (PostgreSQL would roll it back when the
+// session ends; a scenario says what it means).
+func (e *Env) Finish(file string) error {
+	if e.C != nil && e.C.InTransaction() {
+		return &Error{File: file, Line: e.beginLine, Err: errorf("begin: the transaction block it opens is never committed (add commit after its last command)")}
+	}
+	return nil
+}
+
+// beginAt names the open begin's line (" at line N"), when known.
+func (e *Env) beginAt() string {
+	if e.beginLine == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" at line %d", e.beginLine)
 }
 
 // Output is one command's result: the text a scenario file shows, the JSON
@@ -111,9 +141,9 @@ func init() {
 		// Example: vacuum big
 		{"vacuum", "vacuum TABLE [freeze]", "VACUUM [FREEZE] TABLE", (*Env).cmdVacuum},
 		// Example: index big_id on=big key=id
-		{"index", "index NAME on=TABLE [key=id]", "CREATE INDEX NAME ON TABLE (id): a btree built from the loaded table", (*Env).cmdIndex},
+		{"index", "index NAME on=TABLE [key=id] [unique=on] | index NAME on=TABLE key=COL distinct=N [correlation=C] [unique=on]", "CREATE INDEX NAME ON TABLE (id): a btree built from the loaded table; another key column declares its distinct values (pg_stats.n_distinct) and its correlation from -1 to 1 (pg_stats.correlation)", (*Env).cmdIndex},
 		// Example: index_scan big_id from=1 to=40000
-		{"index_scan", "index_scan INDEX key=K | from=A to=B", "an Index Scan of the rows with id K, or A to B", (*Env).cmdIndexScan},
+		{"index_scan", "index_scan INDEX (key=K | from=A to=B) [order=index|sorted] [rows=N] [pages=N]", "an Index Scan of the rows with key K, or A to B (order=sorted: a Bitmap Heap Scan, each heap page once in block order); rows= and pages= declare how many rows and heap pages a key other than id matches", (*Env).cmdIndexScan},
 		// Example: pgbench init scale=10
 		{"pgbench", "pgbench init scale=N [fillfactor=F] | pgbench run transactions=N [builtin=tpcb-like|simple-update|select-only] [seed=S] [clients=C]", "pgbench -i -s N -F F; pgbench -n -c C -j 1 -t N --random-seed=S -b NAME: the builtin scripts statement by statement, the keys drawn as pgbench draws them", (*Env).cmdPgbench},
 		// Example: analyze big
@@ -147,11 +177,18 @@ func (e *Env) Exec(cmd string, args []datadriven.CmdArg) (out Output, err error)
 			if cmd != "cluster" && e.C == nil {
 				return Output{}, fmt.Errorf("%s: no cluster yet (start with: cluster version=18 ...)", cmd)
 			}
+			args, notices, err := identifiers(cmd, args)
+			if err != nil {
+				return Output{}, err
+			}
 			if err := e.crashGate(cmd, args); err != nil {
 				return Output{}, err
 			}
-			e.beforeCommand(cmd)
+			e.beforeCommand(cmd, args)
 			out, err = Commands[i].handler(e, args)
+			if len(notices) > 0 && err == nil {
+				out.Text = strings.Join(notices, "\n") + "\n" + out.Text
+			}
 			e.powerFailure(&out)
 			e.afterCommand(cmd, args, &out, err)
 			if err == nil && e.CheckInvariants && e.C != nil {

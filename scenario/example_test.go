@@ -42,12 +42,12 @@ show buffercache
 	// > scan small
 	// Seq Scan on small  strategy=normal
 	//   Buffers: shared read=3 dirtied=3
-	//   Execution Time: 0.214 ms
+	//   Execution Time: 0.214 ms (simulated)
 	// > scan big
 	// Seq Scan on big  strategy=bulkread ring=2 buffers (16kB)
 	//   Buffers: shared read=20 dirtied=20 written=18
 	//   Ring: rejected dirty buffers=0
-	//   Execution Time: 0.466 ms
+	//   Execution Time: 0.466 ms (simulated)
 	// > show buffercache
 	// relation    buffers   dirty     u0     u1     u2     u3     u4     u5
 	// small             3       3      0      3      0      0      0      0

@@ -34,6 +34,10 @@ type Sample struct {
 	Unused   int
 	WALBytes int64
 	FPI      int64
+	// Cmd is the command the sample was taken during (or, After, just
+	// after): its line as written, e.g. "scan big".
+	Cmd   string
+	After bool
 }
 
 // Frame is one picture of the pool for animate.
@@ -74,7 +78,7 @@ func (e *Env) sample(t int64, label string, always bool) {
 		t = rec.Samples[n-1].T
 	}
 	c := e.C
-	s := Sample{T: t, WALBytes: int64(c.WAL().InsertLSN() - rec.walStart), FPI: c.WAL().Total.FPI}
+	s := Sample{T: t, WALBytes: int64(c.WAL().InsertLSN() - rec.walStart), FPI: c.WAL().Total.FPI, Cmd: e.teach.cmd, After: always}
 	for b := pg.Buffer(1); int(b) <= c.Pool().NBuffers(); b++ {
 		st := c.Pool().State(b)
 		if st&pg.FlagValid == 0 {

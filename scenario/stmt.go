@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -61,8 +62,11 @@ func rowsArg(cmd, table string, a datadriven.CmdArg) (int64, error) {
 		return 0, err
 	}
 	n, perr := parseInt(v)
+	if ne, isNum := perr.(*strconv.NumError); isNum && ne.Err == strconv.ErrRange && !strings.HasPrefix(v, "-") {
+		return 0, errorf("%s %s: rows=%s: out of range: at most %d (a 64-bit integer); must be a whole number of rows, at least 1", cmd, table, v, int64(math.MaxInt64))
+	}
 	if perr != nil || n < 1 {
-		return 0, errorf("%s %s: rows=%s: must be a whole number of rows, at least 1", cmd, table, v)
+		return 0, errorf("%s %s: rows=%s: must be a whole number of rows in digits, at least 1", cmd, table, v)
 	}
 	return n, nil
 }

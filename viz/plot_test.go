@@ -100,3 +100,39 @@ func TestPlotDefaultFigure(t *testing.T) {
 	_, err = PlotFile("empty.scn", "# nothing\n", filepath.Join(dir, "e.svg"), 1)
 	require.ErrorContains(t, err, "starts no cluster")
 }
+
+// The x axis is the statements, each as wide as its samples (the client's
+// pauses take no room): the lesson's spans are its commands in order, the
+// scan's 4 allocations plus the sample after it make it 5 wide; counts get
+// integer ticks; the bottom panel names the statements.
+func TestPlotStatementAxis(t *testing.T) {
+	env, err := Record("t.scn", lesson, 1)
+	require.NoError(t, err)
+	f := env.Recording().Figures[0]
+	sp := Spans(f)
+	var cmds []string
+	for _, s := range sp {
+		cmds = append(cmds, s.Cmd)
+	}
+	require.Equal(t, []string{"cluster version=18 shared_buffers=128kB data_checksums=off catalog_pins=off",
+		"table t pages=4 tuples_per_page=4", "insert t", "restart", "scan t"}, cmds)
+	scan := sp[len(sp)-1]
+	require.Equal(t, 5.0, scan.To-scan.From, "4 allocations and the sample after the scan")
+	require.Equal(t, float64(len(f.Samples)), scan.To)
+	ps := Panels(f)
+	for i, x := range ps[0].X {
+		require.Equal(t, float64(i), x)
+	}
+	require.True(t, ps[0].Integer)
+	require.False(t, ps[2].Integer, "WAL is in kB")
+	var labels []string
+	for _, tk := range (integerTicks{}).Ticks(0, 28) {
+		labels = append(labels, tk.Label)
+	}
+	require.Equal(t, []string{"0", "5", "10", "15", "20", "25"}, labels)
+	svg, err := Render(f, "svg")
+	require.NoError(t, err)
+	require.Contains(t, string(svg), ">scan t<")
+	require.Contains(t, string(svg), ">(unused)<")
+	require.Contains(t, string(svg), XLabel)
+}

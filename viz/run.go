@@ -17,9 +17,12 @@ func Record(name, src string, seed uint64) (*scenario.Env, error) {
 	}
 	env := &scenario.Env{Seed: seed, Record: true}
 	for _, st := range f.Steps {
-		if _, err := env.Exec(st.Cmd, st.Args); err != nil {
+		if _, err := env.ExecStep(st); err != nil {
 			return nil, &scenario.Error{File: name, Line: st.Line, Err: err}
 		}
+	}
+	if err := env.Finish(name); err != nil {
+		return nil, err
 	}
 	return env, nil
 }

@@ -43,9 +43,8 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 || len(varies) == 0 || *jobs < 1 {
-		fmt.Fprintln(stderr, "usage: pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N]")
-		return 2
+	if p := pointsProblem(fs.Args(), varies, *jobs); p != "" {
+		return usageError(stderr, "compare", p, "pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N]")
 	}
 	path := fs.Arg(0)
 	f, status := readVaried("compare", path, varies, stderr)

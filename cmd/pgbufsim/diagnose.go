@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/pgbufsim/pgbufsim/diagnose"
@@ -20,7 +19,7 @@ func diagnoseCmd(args []string, stdout, stderr io.Writer) int {
 	bcFile := fs.String("buffercache", "", "a pg_buffercache export: \\copy (SELECT * FROM pg_buffercache) TO 'f.csv' CSV HEADER")
 	setFile := fs.String("settings", "", "the server's settings: SHOW ALL output, a pg_settings CSV, or postgresql.conf lines")
 	format := fs.String("format", "text", "output format: text or json")
-	dir := fs.String("scenarios", "", "directory for the rebuilt scenarios (default: PLAN.diagnose next to the plan)")
+	dir := fs.String("scenarios", "", "directory to write the rebuilt scenarios to (default: none written)")
 	noSim := fs.Bool("no-simulate", false, "findings and evidence only: do not rebuild and simulate the fixes")
 	seed := fs.Uint64("seed", 1, "PRNG seed of the simulations")
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -29,9 +28,12 @@ func diagnoseCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 || (*format != "text" && *format != "json") {
-		fmt.Fprintln(stderr, "usage: pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]")
-		return 2
+	const diagnoseUsage = "pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]"
+	if p := fileArgProblem("plan file (EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) output, PLAN.json)", fs.Args()); p != "" {
+		return usageError(stderr, "diagnose", p, diagnoseUsage)
+	}
+	if *format != "text" && *format != "json" {
+		return usageError(stderr, "diagnose", fmt.Sprintf("--format %s: must be text or json", *format), diagnoseUsage)
 	}
 	planFile := fs.Arg(0)
 	in := &diagnose.Input{PlanFile: planFile, Seed: *seed, NoSimulate: *noSim}
@@ -56,10 +58,9 @@ func diagnoseCmd(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if !*noSim {
+		// Nothing is written unless asked: a plan kept in a repository
+		// (testdata) must not grow a folder beside it.
 		in.Dir = *dir
-		if in.Dir == "" {
-			in.Dir = strings.TrimSuffix(planFile, filepath.Ext(planFile)) + ".diagnose"
-		}
 	}
 	rep, err := diagnose.Diagnose(in)
 	if err != nil {
@@ -76,5 +77,8 @@ func diagnoseCmd(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	rep.WriteText(stdout)
+	if !*noSim && *dir == "" && len(rep.Findings) > 0 {
+		fmt.Fprintln(stdout, "\n(The rebuilt scenarios were simulated but not written: give --scenarios DIR to keep them.)")
+	}
 	return 0
 }

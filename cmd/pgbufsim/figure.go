@@ -25,9 +25,13 @@ func figureArgs(cmd, usageLine string, args []string, stderr io.Writer) (file, s
 	if file == "" && fs.NArg() == 1 {
 		file = fs.Arg(0)
 	}
-	if file == "" || *o == "" || fs.NArg() > 1 || (fs.NArg() == 1 && fs.Arg(0) != file) {
-		fmt.Fprintln(stderr, "usage: "+usageLine)
-		return "", "", "", 0, 2
+	switch {
+	case file == "":
+		return "", "", "", 0, usageError(stderr, cmd, "the scenario file (FILE.scn) is missing", usageLine)
+	case fs.NArg() > 1 || (fs.NArg() == 1 && fs.Arg(0) != file):
+		return "", "", "", 0, usageError(stderr, cmd, fmt.Sprintf("unexpected arguments %q after the flags (one scenario file)", fs.Args()), usageLine)
+	case *o == "":
+		return "", "", "", 0, usageError(stderr, cmd, "-o OUT is missing (the file to write)", usageLine)
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -35,4 +39,23 @@ func figureArgs(cmd, usageLine string, args []string, stderr io.Writer) (file, s
 		return "", "", "", 0, 1
 	}
 	return file, string(b), *o, *sd, 0
+}
+
+// usageError prints what is wrong with a command line (naming the missing
+// flag or argument), then the command's usage line; it returns exit status 2.
+func usageError(stderr io.Writer, cmd, problem, usageLine string) int {
+	fmt.Fprintf(stderr, "pgbufsim %s: %s\nusage: %s\n", cmd, problem, usageLine)
+	return 2
+}
+
+// fileArgProblem says what is wrong with a command's positional arguments
+// when it takes exactly one file ("" when there is one).
+func fileArgProblem(what string, args []string) string {
+	switch len(args) {
+	case 1:
+		return ""
+	case 0:
+		return "the " + what + " is missing"
+	}
+	return fmt.Sprintf("expected one %s, got %d arguments (%q); flags go before the file", what, len(args), args)
 }

@@ -9,7 +9,9 @@
 //	pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N]
 //	pgbufsim plot FILE.scn -o out.svg|out.png
 //	pgbufsim animate FILE.scn -o out.html
-//	pgbufsim help [settings | devices]
+//	pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]
+//	pgbufsim catalog-profile --pgbin DIR
+//	pgbufsim help [settings | devices | commands]
 //
 // Before the command, --cpuprofile=DIR or --memprofile=DIR writes a CPU or
 // heap profile of the run to DIR/cpu.pprof or DIR/mem.pprof (one at a time).
@@ -27,7 +29,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/pgbufsim/pgbufsim/cluster"
+	"github.com/pgbufsim/pgbufsim/guc"
+	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/verify"
@@ -60,8 +63,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
-		help(stdout, args[1:])
-		return 0
+		return help(stdout, stderr, args[1:])
 	case "run":
 		return runCmd(args[1:], stdout, stderr)
 	case "verify":
@@ -98,31 +100,95 @@ func usage(w io.Writer) {
 		"       pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]\n"+
 		"       pgbufsim plot FILE.scn -o out.svg|out.png [--seed=N]\n"+
 		"       pgbufsim animate FILE.scn -o out.html [--seed=N]\n"+
-		"       pgbufsim help [settings | devices]\n"+
+		"       pgbufsim catalog-profile --pgbin DIR\n"+
+		"       pgbufsim help [settings | devices | commands]\n"+
 		"Before the command: --cpuprofile=DIR or --memprofile=DIR (writes DIR/cpu.pprof or DIR/mem.pprof)")
 }
 
-func help(w io.Writer, args []string) {
-	if len(args) > 0 && args[0] == "settings" {
-		s, _ := cluster.DefaultSettings(18)
-		fmt.Fprintln(w, "Settings (PostgreSQL names; defaults shown for version 18):")
-		for _, n := range s.Names() {
-			fmt.Fprintf(w, "  %-34s %s\n", n, s.Format(n))
-		}
-		return
+// helpTopics are the topics `pgbufsim help TOPIC` knows.
+var helpTopics = []string{"settings", "devices", "commands"}
+
+func help(w, stderr io.Writer, args []string) int {
+	topic := ""
+	if len(args) > 0 {
+		topic = args[0]
 	}
-	if len(args) > 0 && args[0] == "devices" {
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "pgbufsim help: one topic at a time (%s), got %q\n", strings.Join(helpTopics, ", "), args)
+		return 2
+	}
+	switch topic {
+	case "settings":
+		helpSettings(w)
+	case "devices":
 		fmt.Fprintln(w, "Device profiles (cluster device=NAME; the machine's OS page cache is os_cache=SIZE, its readahead read_ahead_kb=N):")
 		for _, n := range storage.DeviceNames() {
 			fmt.Fprintf(w, "  %-10s %s\n", n, storage.Devices[n].Doc)
 		}
-		return
+	case "commands":
+		helpCommands(w)
+	case "":
+		usage(w)
+		fmt.Fprintln(w)
+		helpCommands(w)
+		fmt.Fprintln(w, "\nMore: pgbufsim help settings (every setting: default, allowed values, what it does), pgbufsim help devices.")
+	default:
+		fmt.Fprintf(stderr, "pgbufsim help: no help topic %q (topics: %s)\n", topic, strings.Join(helpTopics, ", "))
+		return 2
 	}
-	usage(w)
-	fmt.Fprintln(w, "\nScenario commands:")
+	return 0
+}
+
+// helpCommands lists every scenario command with every form.
+func helpCommands(w io.Writer) {
+	fmt.Fprintln(w, "Scenario commands (one a line; # starts a comment):")
 	for _, c := range scenario.Commands {
 		fmt.Fprintf(w, "  %s\n      %s\n", c.Usage, c.Help)
 	}
+}
+
+// helpSettings lists every setting with its default, its allowed values or
+// range with the unit, and what it does.
+func helpSettings(w io.Writer) {
+	fmt.Fprintln(w, "Settings, given on the cluster line (cluster version=N NAME=VALUE ...) or with set NAME=VALUE.")
+	fmt.Fprintln(w, "PostgreSQL's names and units; defaults are version 18's unless marked; [restart]: cluster line only;")
+	fmt.Fprintln(w, "[not simulated]: accepted with a notice and ignored; [machine]/[what-if]: the simulator's, not PostgreSQL's.")
+	for _, n := range guc.Names() {
+		g := guc.Lookup(n)
+		v := pg.DefaultVersion
+		if !g.In(v) {
+			v = g.FirstVersion()
+		}
+		def := g.Default(v)
+		if v != pg.DefaultVersion {
+			def += fmt.Sprintf(" (in %d)", v)
+		} else if d15 := g.Default(pg.MinVersion); g.In(pg.MinVersion) && d15 != def {
+			def += fmt.Sprintf(" (%s in %d)", d15, pg.MinVersion)
+		}
+		var tags []string
+		if vs := g.Versions(); vs != "" {
+			tags = append(tags, vs)
+		}
+		if g.Restart() {
+			tags = append(tags, "restart")
+		}
+		if !g.Modelled() {
+			tags = append(tags, "not simulated")
+		}
+		if g.IsMachine() {
+			if g.IsWhatIf() {
+				tags = append(tags, "what-if")
+			} else {
+				tags = append(tags, "machine")
+			}
+		}
+		tag := ""
+		if len(tags) > 0 {
+			tag = " [" + strings.Join(tags, ", ") + "]"
+		}
+		fmt.Fprintf(w, "  %s = %s%s\n      allowed: %s\n      %s\n", n, def, tag, g.Allowed(), g.Doc())
+	}
+	fmt.Fprintln(w, "Other PostgreSQL settings (work_mem, ...) are refused: the simulator does not model them.")
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) int {
@@ -134,9 +200,8 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 {
-		usage(stderr)
-		return 2
+	if p := fileArgProblem("scenario file (FILE.scn)", fs.Args()); p != "" {
+		return usageError(stderr, "run", p, "pgbufsim run [--format=json] [-rewrite] [--seed=N] FILE.scn")
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "pgbufsim: --format=%s: must be text or json\n", *format)
@@ -158,7 +223,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	var steps []map[string]any
 	status := 0
 	for _, st := range f.Steps {
-		o, err := env.Exec(st.Cmd, st.Args)
+		o, err := env.ExecStep(st)
 		text := o.Text
 		if err != nil {
 			text = "error: " + err.Error()
@@ -177,6 +242,10 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s:%d: output differs from the file's block\n--- expected\n%s\n+++ got\n%s\n", path, st.Line, *st.Expected, text)
 			status = 1
 		}
+	}
+	if err := env.Finish(path); err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 1
 	}
 	if *rewrite {
 		if err := os.WriteFile(path, []byte(f.Rewrite(outs)), 0o644); err != nil {
@@ -216,9 +285,12 @@ func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 || *pgbin == "" {
-		usage(stderr)
-		return 2
+	const verifyUsage = "pgbufsim verify --pgbin DIR [--keep] [--format=json] [--seed=N] [--save-plans DIR] FILE.scn"
+	if *pgbin == "" {
+		return usageError(stderr, "verify", "--pgbin DIR is missing (PostgreSQL's bin directory: pg_config --bindir)", verifyUsage)
+	}
+	if p := fileArgProblem("scenario file (FILE.scn)", fs.Args()); p != "" {
+		return usageError(stderr, "verify", p, verifyUsage)
 	}
 	if *format != "text" && *format != "json" {
 		fmt.Fprintf(stderr, "pgbufsim: --format=%s: must be text or json\n", *format)
@@ -264,9 +336,11 @@ func catalogCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *pgbin == "" || fs.NArg() != 0 {
-		fmt.Fprintln(stderr, "usage: pgbufsim catalog-profile --pgbin DIR")
-		return 2
+	if *pgbin == "" {
+		return usageError(stderr, "catalog-profile", "--pgbin DIR is missing (PostgreSQL's bin directory: pg_config --bindir)", "pgbufsim catalog-profile --pgbin DIR")
+	}
+	if fs.NArg() != 0 {
+		return usageError(stderr, "catalog-profile", fmt.Sprintf("takes no arguments, got %q", fs.Args()), "pgbufsim catalog-profile --pgbin DIR")
 	}
 	srv, err := verify.NewServer(*pgbin)
 	if err != nil {

@@ -25,9 +25,12 @@ func replayCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() < 1 || (*format != "text" && *format != "json") {
-		usage(stderr)
-		return 2
+	const replayUsage = "pgbufsim replay [--format=json] TRACE format=oraclegeneral|csv [relation=NAME] [version=N] [GUC=value ...]"
+	if fs.NArg() < 1 {
+		return usageError(stderr, "replay", "the trace file (TRACE) is missing", replayUsage)
+	}
+	if *format != "text" && *format != "json" {
+		return usageError(stderr, "replay", fmt.Sprintf("--format=%s: must be text or json", *format), replayUsage)
 	}
 	file := fs.Arg(0)
 	cluster, replay := []string{"cluster"}, []string{"replay", file}

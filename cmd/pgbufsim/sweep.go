@@ -82,9 +82,8 @@ func sweepCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 || len(varies) == 0 || *jobs < 1 {
-		fmt.Fprintln(stderr, "usage: pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] FILE.scn")
-		return 2
+	if p := pointsProblem(fs.Args(), varies, *jobs); p != "" {
+		return usageError(stderr, "sweep", p, "pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] FILE.scn")
 	}
 	path := fs.Arg(0)
 	f, status := readVaried("sweep", path, varies, stderr)
@@ -157,16 +156,19 @@ func runPoint(p *sweepPoint, f *scenario.File, varies []vary, seed uint64, dir s
 	env := &scenario.Env{Seed: seed, Dir: dir}
 	p.fields = make([]map[string]string, len(f.Steps))
 	for i, st := range f.Steps {
-		args := st.Args
 		if st.Cmd == "cluster" {
-			args = withSettings(st.Args, varies, p.values)
+			st.Args = withSettings(st.Args, varies, p.values)
 		}
-		o, err := env.Exec(st.Cmd, args)
+		o, err := env.ExecStep(st)
 		if err != nil {
 			p.err = fmt.Errorf("%s:%d: %w", f.Name, st.Line, err)
 			return
 		}
 		p.fields[i] = flatten(o.JSON)
+	}
+	if err := env.Finish(f.Name); err != nil {
+		p.err = err
+		return
 	}
 	if final != nil {
 		p.end = final(env)
@@ -523,4 +525,16 @@ func writeColumns(w io.Writer, rows [][]string, left int) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
+}
+
+// pointsProblem says what is wrong with sweep's or compare's command line
+// ("" when nothing is).
+func pointsProblem(args []string, varies varyFlags, jobs int) string {
+	switch {
+	case len(varies) == 0:
+		return "--vary NAME=v1,v2,... is missing (the setting to vary and its values)"
+	case jobs < 1:
+		return fmt.Sprintf("--jobs %d: must be at least 1 (points run at once)", jobs)
+	}
+	return fileArgProblem("scenario file (FILE.scn)", args)
 }

@@ -25,7 +25,7 @@ func (c *Cluster) checkpoint() (*StmtResult, error) {
 	c.checkpointDone(redo, sizes)
 	c.finish([]*participant{{be: be}})
 	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
-	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; WAL %d bytes", written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-lsn0))
+	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; LSN advanced %d bytes (the records' bytes plus alignment and page headers)", written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-lsn0))
 	c.foldWAL(be)
 	return res, nil
 }
