@@ -71,7 +71,7 @@ var badInputs = []struct {
 	alone     bool // run without badPrelude
 	src, want string
 }{
-	{true, "frobnicate", "bad.scn:1: unknown command \"frobnicate\" (commands: cluster, set, restart, table, insert, copy, begin, commit, truncate, checkpoint, evict, scan, vacuum, index, index_scan, analyze, drop, replay, sleep, mark, trace, plot, crash, recover, show)"},
+	{true, "frobnicate", "bad.scn:1: unknown command \"frobnicate\" (commands: cluster, set, restart, table, insert, copy, begin, commit, truncate, checkpoint, evict, scan, vacuum, index, index_scan, pgbench, analyze, drop, replay, sleep, mark, trace, plot, crash, recover, show)"},
 	{true, "scan t", "bad.scn:1: scan: no cluster yet (start with: cluster version=18 ...)"},
 	{true, "cluster version=14", "bad.scn:1: version=14: supported versions are 15 to 19"},
 	{true, "cluster version=abc", "bad.scn:1: version=abc: supported versions are 15 to 19"},
@@ -195,7 +195,7 @@ var badInputs = []struct {
 	{false, "index t on=t", "bad.scn:4: index t: relation \"t\" already exists"},
 	{false, "index i on=t key=nosuch", "bad.scn:4: index i: key=nosuch: declare how many distinct values it has: distinct=N (the model's rows have only id)"},
 	{false, "index i on=t distinct=0", "bad.scn:4: index i: distinct=0: expected the number of distinct key values, at least 1"},
-	{false, "index i on=t colour=red", "bad.scn:4: index i: unknown option \"colour\" (on, key, distinct, correlation)"},
+	{false, "index i on=t colour=red", "bad.scn:4: index i: unknown option \"colour\" (on, key, unique, distinct, correlation)"},
 	{false, "index_scan nosuch key=1", "bad.scn:4: index_scan nosuch: index \"nosuch\" does not exist"},
 	{false, "index i on=t\\nindex_scan i", "bad.scn:5: index_scan i: give key=K, or from=A to=B with A ≤ B"},
 	{false, "index i on=t\\nindex_scan i from=10 to=1", "bad.scn:5: index_scan i: give key=K, or from=A to=B with A ≤ B"},
@@ -229,7 +229,7 @@ var badInputs = []struct {
 	{false, "plot", "bad.scn:4: plot: name at least one series (composition, usage, wal, fpi)"},
 	{false, "plot nothing", "bad.scn:4: plot: unknown series \"nothing\" (composition, usage, wal, fpi)"},
 	{false, "show", "bad.scn:4: show: expected buffercache, io, wal, settings or visibility"},
-	{false, "show nothing", "bad.scn:4: show nothing: unknown (buffercache, pool, io, wal, settings, visibility, replication)"},
+	{false, "show nothing", "bad.scn:4: show nothing: unknown (buffercache, pool, io, wal, settings, visibility, replication, corruption, stat)"},
 	{false, "show buffercache nosuch", "bad.scn:4: show buffercache nosuch: relation \"nosuch\" does not exist"},
 	{false, "show io context=nothing", "bad.scn:4: show io: context=nothing: must be normal, bulkread, bulkwrite or vacuum"},
 	{false, "show io since=nomark", "bad.scn:4: show io: since=nomark: no such mark (set one with: mark nomark)"},
