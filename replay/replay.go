@@ -73,7 +73,7 @@ func Replay(c *cluster.Cluster, src io.ReadSeeker, name string, format trace.For
 		}
 		var err error
 		if format == trace.OracleGeneral {
-			res, err = replayOracle(w, name, src, relation)
+			res, err = oracleImpl(w, name, src, relation)
 		} else {
 			res, err = replayCSV(c, w, name, src)
 		}
@@ -89,7 +89,19 @@ func Replay(c *cluster.Cluster, src io.ReadSeeker, name string, format trace.For
 type replayer struct {
 	pool *bufmgr.Pool
 	res  *Result
+	sink uint32 // what Pool.Touch returned (kept so the loads are not dropped)
 }
+
+// Requests are touched (Pool.Touch) touchBatch at a time, touchAhead
+// requests before they are made.
+// decodeBlock is how many oracleGeneral records one read decodes (384 kB:
+// big reads, small enough to stay out of the way of the pool in the CPU cache).
+const decodeBlock = 1 << 14
+
+const (
+	touchBatch = 32
+	touchAhead = 64
+)
 
 // access is ReadBuffer + (MarkBufferDirty) + ReleaseBuffer of one block.
 func (rp *replayer) access(be *bufmgr.Backend, t pg.BufferTag, write bool) error {
@@ -131,7 +143,7 @@ func oraclePass(f io.ReadSeeker, name string, recs []trace.Record, fn func(id ui
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return 0, fmt.Errorf("%s: %w", name, err)
 	}
-	rd := trace.NewOracleReader(name, f)
+	rd := trace.NewOracleReaderSize(name, f, len(recs))
 	for {
 		k, err := rd.Read(recs)
 		for _, r := range recs[:k] {
@@ -147,6 +159,10 @@ func oraclePass(f io.ReadSeeker, name string, recs []trace.Record, fn func(id ui
 	}
 }
 
+// oracleImpl is the oracleGeneral replay (a test swaps in the one before
+// issue 17's to compare them).
+var oracleImpl = replayOracle
+
 func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName string) (*Result, error) {
 	size, err := f.Seek(0, io.SeekEnd)
 	if err != nil {
@@ -159,32 +175,32 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 	// Pass 1: the largest object id decides how ids become blocks; hashed
 	// ids are numbered in first-seen order (a second pass), so the relation's
 	// size is known before any access.
-	recs := make([]trace.Record, 4096)
+	recs := make([]trace.Record, decodeBlock)
 	var maxID uint64
 	n, err := oraclePass(f, name, recs, func(id uint64) { maxID = max(maxID, id) })
 	if err != nil {
 		return nil, err
 	}
 	direct := n == 0 || maxID < traceDirectBlocks || (maxID < 2*uint64(n) && maxID < maxTraceBlocks)
-	var dense map[uint64]uint32
+	var dense *idTable
 	nblocks := 0
 	if direct {
 		if n > 0 {
 			nblocks = int(maxID) + 1
 		}
 	} else {
-		dense = make(map[uint64]uint32)
+		dense = newIDTable()
 		if _, err := oraclePass(f, name, recs, func(id uint64) {
-			if _, ok := dense[id]; !ok && len(dense) < maxTraceBlocks {
-				dense[id] = uint32(len(dense))
+			if dense.len() < maxTraceBlocks {
+				dense.add(id)
 			}
 		}); err != nil {
 			return nil, err
 		}
-		if len(dense) >= maxTraceBlocks {
+		if dense.len() >= maxTraceBlocks {
 			return nil, fmt.Errorf("%s: more than %d distinct object ids: more blocks than one relation can have", name, maxTraceBlocks-1)
 		}
-		nblocks = len(dense)
+		nblocks = dense.len()
 	}
 	relID, relPages, created, err := w.Relation(relName, nblocks)
 	if err != nil {
@@ -203,10 +219,12 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 	}
 	// The accesses.
 	rp := &replayer{pool: w.Pool(), res: &Result{File: name, Format: "oraclegeneral", Relation: relName}}
-	rd := trace.NewOracleReader(name, f)
+	rd := trace.NewOracleReaderSize(name, f, len(recs))
 	var pos, have int
+	blocks := make([]uint32, len(recs))
 	tag := pg.BufferTag{Rel: relID}
 	be := w.Backend()
+	pool := w.Pool()
 	res, err := rp.run(w, func() (bool, error) {
 		if pos == have {
 			k, err := rd.Read(recs)
@@ -217,14 +235,19 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 				return true, nil
 			}
 			pos, have = 0, k
+			for i, r := range recs[:k] {
+				if dense != nil {
+					blocks[i] = dense.get(r.ObjID)
+				} else {
+					blocks[i] = uint32(r.ObjID)
+				}
+			}
 		}
-		id := recs[pos].ObjID
+		if pos%touchBatch == 0 && pos+touchAhead < have {
+			rp.sink += pool.Touch(relID, blocks[pos+touchAhead:min(have, pos+touchAhead+touchBatch)])
+		}
+		tag.Block = pg.BlockNumber(blocks[pos])
 		pos++
-		if dense != nil {
-			tag.Block = pg.BlockNumber(dense[id])
-		} else {
-			tag.Block = pg.BlockNumber(id)
-		}
 		return false, rp.access(be, tag, false)
 	})
 	if err != nil {

@@ -427,3 +427,27 @@ func (s *Storage) readPages(now int64, f int32, start, nr, lookahead int64) int 
 	s.run = runPages
 	return total
 }
+
+// Touch reads the page cache's index entries and pages of file's blocks and
+// returns a value made of them that means nothing; it changes no state (see
+// bufmgr's Pool.Touch: it warms the CPU cache for requests to come).
+func (s *Storage) Touch(file pg.RelID, blocks []uint32) uint32 {
+	if s.flat || s.cache.capacity == 0 {
+		return 0
+	}
+	f := int(file)
+	if f >= len(s.cache.files) {
+		return 0
+	}
+	fi := &s.cache.files[f]
+	var sink uint32
+	for _, b := range blocks {
+		l := int(b >> leafBits)
+		if l < len(fi.leaves) && fi.leaves[l] != nil {
+			if p := fi.leaves[l][b&(leafSize-1)]; int(p) < len(s.cache.nodes) {
+				sink += uint32(s.cache.nodes[p].flags)
+			}
+		}
+	}
+	return sink
+}

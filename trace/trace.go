@@ -75,7 +75,14 @@ type OracleReader struct {
 
 // NewOracleReader reads records from r; name is used in errors.
 func NewOracleReader(name string, r io.Reader) *OracleReader {
-	return &OracleReader{name: name, r: r, buf: make([]byte, 4096*RecordSize)}
+	return NewOracleReaderSize(name, r, 4096)
+}
+
+// NewOracleReaderSize is NewOracleReader reading up to records records per
+// call (one read of the underlying reader each): a whole-trace pass decodes
+// in big blocks.
+func NewOracleReaderSize(name string, r io.Reader, records int) *OracleReader {
+	return &OracleReader{name: name, r: r, buf: make([]byte, max(1, records)*RecordSize)}
 }
 
 // Read fills recs with the next records and returns how many it read. At the
