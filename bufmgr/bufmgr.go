@@ -1,8 +1,9 @@
 package bufmgr
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -642,18 +643,23 @@ func (p *Pool) BufferSync(be *Backend, all bool) int {
 			todo = append(todo, b)
 		}
 	}
-	sort.Slice(todo, func(i, j int) bool {
-		a, c := p.tags[todo[i]], p.tags[todo[j]]
-		if a.Rel != c.Rel {
-			return a.Rel < c.Rel
+	// Tag order as one integer per buffer (relation, fork, block; a valid
+	// tag is in one buffer only, so no two keys are equal and the order is
+	// total), sorted without sort.Slice's reflection.
+	keys := make([]syncKey, len(todo))
+	for i, b := range todo {
+		t := p.tags[b]
+		keys[i] = syncKey{rel: int64(t.Rel), forkBlock: uint64(t.Fork)<<32 | uint64(t.Block), b: b}
+	}
+	slices.SortFunc(keys, func(a, c syncKey) int {
+		if a.rel != c.rel {
+			return cmp.Compare(a.rel, c.rel)
 		}
-		if a.Fork != c.Fork {
-			return a.Fork < c.Fork
-		}
-		return a.Block < c.Block
+		return cmp.Compare(a.forkBlock, c.forkBlock)
 	})
 	written := 0
-	for _, b := range todo {
+	for _, k := range keys {
+		b := k.b
 		s := p.states[b]
 		if s&pg.FlagCheckpointNeed == 0 || s&pg.FlagDirty == 0 {
 			continue
@@ -664,6 +670,13 @@ func (p *Pool) BufferSync(be *Backend, all bool) int {
 		written++
 	}
 	return written
+}
+
+// syncKey is a buffer to write at a checkpoint and its tag's sort key.
+type syncKey struct {
+	rel       int64 // RelID is signed: compared as it is
+	forkBlock uint64
+	b         pg.Buffer
 }
 
 // Reset empties the pool as a restart does: every buffer invalid and on the
@@ -776,6 +789,22 @@ func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
 	}
 	if p.io != nil && p.io.st != nil {
 		sink += p.io.st.Touch(rel, blocks)
+	}
+	// The victims the clock hand is about to take: a valid buffer at usage 0
+	// ahead of it loses its mapping entry when it is evicted.
+	if p.repl == nil && p.ctl.FreeListLen() == 0 {
+		b := int(p.ctl.Hand())
+		for i := 0; i < 2*len(blocks); i++ {
+			if s := p.states[b]; s&pg.FlagTagValid != 0 && s.Usage() == 0 {
+				t := p.tags[b]
+				if r := p.rels[t.Rel]; r != nil && int(t.Block) < len(r.mapping) {
+					sink += uint32(r.mapping[t.Block])
+				}
+			}
+			if b++; b > p.n {
+				b = 1
+			}
+		}
 	}
 	return sink
 }
