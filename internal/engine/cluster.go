@@ -57,6 +57,9 @@ type Cluster struct {
 	initFileStale bool
 	// crash is the power-loss and recovery state (crash.go).
 	crash crashState
+	// forkIDs caches forks by heap RelID and fork number, as id+1 (0: not
+	// created yet): fork's fast path, the map's answers (fsm.go).
+	forkIDs [][pg.VMFork + 1]pg.RelID
 }
 
 type mark struct {
