@@ -32,7 +32,7 @@ func replayOracleV0(w *cluster.Workload, name string, f io.ReadSeeker, relName s
 	// size is known before any access.
 	recs := make([]trace.Record, 4096)
 	var maxID uint64
-	n, err := oraclePass(f, name, recs, func(id uint64) { maxID = max(maxID, id) })
+	n, err := oraclePassV0(f, name, recs, func(id uint64) { maxID = max(maxID, id) })
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func replayOracleV0(w *cluster.Workload, name string, f io.ReadSeeker, relName s
 		}
 	} else {
 		dense = make(map[uint64]uint32)
-		if _, err := oraclePass(f, name, recs, func(id uint64) {
+		if _, err := oraclePassV0(f, name, recs, func(id uint64) {
 			if _, ok := dense[id]; !ok && len(dense) < maxTraceBlocks {
 				dense[id] = uint32(len(dense))
 			}
@@ -103,6 +103,27 @@ func replayOracleV0(w *cluster.Workload, name string, f io.ReadSeeker, relName s
 	}
 	res.Blocks = nblocks
 	return res, nil
+}
+
+// oraclePassV0 is oraclePass as it was, with replayOracleV0.
+func oraclePassV0(f io.ReadSeeker, name string, recs []trace.Record, fn func(id uint64)) (n int64, err error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	rd := trace.NewOracleReader(name, f)
+	for {
+		k, err := rd.Read(recs)
+		for _, r := range recs[:k] {
+			fn(r.ObjID)
+		}
+		n += int64(k)
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // randomTrace is a random oracleGeneral trace: a mix of a skewed hot set, a

@@ -139,15 +139,15 @@ const (
 
 // oraclePass reads every record of an oracleGeneral file from the start,
 // calling fn for each object id.
-func oraclePass(f io.ReadSeeker, name string, recs []trace.Record, fn func(id uint64)) (n int64, err error) {
+func oraclePass(f io.ReadSeeker, name string, ids []uint64, fn func(id uint64)) (n int64, err error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return 0, fmt.Errorf("%s: %w", name, err)
 	}
-	rd := trace.NewOracleReaderSize(name, f, len(recs))
+	rd := trace.NewOracleReaderSize(name, f, len(ids))
 	for {
-		k, err := rd.Read(recs)
-		for _, r := range recs[:k] {
-			fn(r.ObjID)
+		k, err := rd.ReadIDs(ids)
+		for _, id := range ids[:k] {
+			fn(id)
 		}
 		n += int64(k)
 		if errors.Is(err, io.EOF) {
@@ -175,9 +175,9 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 	// Pass 1: the largest object id decides how ids become blocks; hashed
 	// ids are numbered in first-seen order (a second pass), so the relation's
 	// size is known before any access.
-	recs := make([]trace.Record, decodeBlock)
+	ids := make([]uint64, decodeBlock)
 	var maxID uint64
-	n, err := oraclePass(f, name, recs, func(id uint64) { maxID = max(maxID, id) })
+	n, err := oraclePass(f, name, ids, func(id uint64) { maxID = max(maxID, id) })
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 		}
 	} else {
 		dense = newIDTable()
-		if _, err := oraclePass(f, name, recs, func(id uint64) {
+		if _, err := oraclePass(f, name, ids, func(id uint64) {
 			if dense.len() < maxTraceBlocks {
 				dense.add(id)
 			}
@@ -219,15 +219,15 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 	}
 	// The accesses.
 	rp := &replayer{pool: w.Pool(), res: &Result{File: name, Format: "oraclegeneral", Relation: relName}}
-	rd := trace.NewOracleReaderSize(name, f, len(recs))
+	rd := trace.NewOracleReaderSize(name, f, len(ids))
 	var pos, have int
-	blocks := make([]uint32, len(recs))
+	blocks := make([]uint32, len(ids))
 	tag := pg.BufferTag{Rel: relID}
 	be := w.Backend()
 	pool := w.Pool()
 	res, err := rp.run(w, func() (bool, error) {
 		if pos == have {
-			k, err := rd.Read(recs)
+			k, err := rd.ReadIDs(ids)
 			if err != nil && !errors.Is(err, io.EOF) {
 				return true, err
 			}
@@ -235,11 +235,11 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 				return true, nil
 			}
 			pos, have = 0, k
-			for i, r := range recs[:k] {
+			for i, id := range ids[:k] {
 				if dense != nil {
-					blocks[i] = dense.get(r.ObjID)
+					blocks[i] = dense.get(id)
 				} else {
-					blocks[i] = uint32(r.ObjID)
+					blocks[i] = uint32(id)
 				}
 			}
 		}
