@@ -195,11 +195,15 @@ func state(t *testing.T, c *cluster.Cluster, res *Result, nblocks int) string {
 
 // The replay of issue 17 (ids numbered by an open-addressing table, traces
 // decoded in big blocks, requests' memory touched ahead) leaves exactly the
-// state the one before it left, on random traces, pools and page caches.
+// state the one before it left, on random traces, pools and page caches,
+// with and without touching.
 func TestReplayOracleSameAsBefore(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 17))
-	defer func() { oracleImpl = replayOracle }()
+	defer func(tb int) { oracleImpl, touchBlocks = replayOracle, tb }(touchBlocks)
 	for i := 0; i < 40; i++ {
+		// Half the traces with touching ahead forced on (the traces here
+		// are smaller than the size at which the replay starts touching).
+		touchBlocks = []int{0, 1 << 18}[i%2]
 		raw, desc := randomTrace(r)
 		opts := cluster.Options{
 			SharedBuffers: fmt.Sprintf("%dkB", 8*(16+r.IntN(3000))),

@@ -92,16 +92,20 @@ type replayer struct {
 	sink uint32 // what Pool.Touch returned (kept so the loads are not dropped)
 }
 
-// Requests are touched (Pool.Touch) touchBatch at a time, touchAhead
-// requests before they are made.
 // decodeBlock is how many oracleGeneral records one read decodes (384 kB:
 // big reads, small enough to stay out of the way of the pool in the CPU cache).
 const decodeBlock = 1 << 14
 
+// Requests are touched (Pool.Touch) touchBatch at a time, touchAhead
+// requests before they are made, when the relation has at least touchBlocks
+// blocks: below that its mapping entries (4 bytes a block) fit in a core's L2
+// and its page-cache pages mostly in L3, so touching only costs.
 const (
 	touchBatch = 32
 	touchAhead = 64
 )
+
+var touchBlocks = 1 << 18 // a variable so that the tests can touch small traces too
 
 // access is ReadBuffer + (MarkBufferDirty) + ReleaseBuffer of one block.
 func (rp *replayer) access(be *bufmgr.Backend, t pg.BufferTag, write bool) error {
@@ -220,6 +224,7 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 	// The accesses.
 	rp := &replayer{pool: w.Pool(), res: &Result{File: name, Format: "oraclegeneral", Relation: relName}}
 	rd := trace.NewOracleReaderSize(name, f, len(ids))
+	touch := nblocks >= touchBlocks
 	var pos, have int
 	blocks := make([]uint32, len(ids))
 	tag := pg.BufferTag{Rel: relID}
@@ -243,7 +248,7 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 				}
 			}
 		}
-		if pos%touchBatch == 0 && pos+touchAhead < have {
+		if touch && pos%touchBatch == 0 && pos+touchAhead < have {
 			rp.sink += pool.Touch(relID, blocks[pos+touchAhead:min(have, pos+touchAhead+touchBatch)])
 		}
 		tag.Block = pg.BlockNumber(blocks[pos])
