@@ -62,6 +62,10 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		status = pointErrors("compare", "variant", varies, points, stderr)
 	} else {
+		if sf.out != "" && sf.shard.n == 0 {
+			fmt.Fprintln(stderr, "pgbufsim compare: --out names a shard file: it goes with --shard K/N")
+			return 2
+		}
 		if fs.NArg() != 1 || len(varies) == 0 || *jobs < 1 {
 			fmt.Fprintln(stderr, "usage: pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N] [--shard K/N [--out FILE]]")
 			return 2

@@ -206,6 +206,13 @@ func mergeShards(cmd string, files []string) (path string, f *scenario.File, var
 	return first.Path, f, varies, points, nil
 }
 
+// flagSet reports whether the command line set flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 func sameVary(a, b []shardVary) bool {
 	if len(a) != len(b) {
 		return false

@@ -66,6 +66,12 @@ func TestSweepShardMerge(t *testing.T) {
 	errb.Reset()
 	require.Equal(t, 2, run(context.Background(), append(append([]string{"sweep", "--shard=3/3"}, vary...), p), &out, &errb))
 	require.Contains(t, errb.String(), "--shard 3/3: expected K/N with 0 ≤ K < N")
+	errb.Reset()
+	require.Equal(t, 2, run(context.Background(), append(append([]string{"sweep", "--shard=0/3", "--csv=x.csv"}, vary...), p), &out, &errb))
+	require.Contains(t, errb.String(), "--csv and --step are the merge's")
+	errb.Reset()
+	require.Equal(t, 2, run(context.Background(), append(append([]string{"sweep", "--out=x.json"}, vary...), p), &out, &errb))
+	require.Contains(t, errb.String(), "--out names a shard file")
 
 	// Points that fail (io_combine_limit is 17's): status 1 and the same
 	// errors, from the shards that ran them and from the merge.

@@ -102,6 +102,14 @@ func sweepCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		status = pointErrors("sweep", "point", varies, points, stderr)
 	} else {
+		if sf.shard.n > 0 && (flagSet(fs, "csv") || flagSet(fs, "step")) {
+			fmt.Fprintln(stderr, "pgbufsim sweep: --csv and --step are the merge's (--merge) or an unsharded run's: a shard writes only its shard file")
+			return 2
+		}
+		if sf.out != "" && sf.shard.n == 0 {
+			fmt.Fprintln(stderr, "pgbufsim sweep: --out names a shard file: it goes with --shard K/N")
+			return 2
+		}
 		if fs.NArg() != 1 || len(varies) == 0 || *jobs < 1 {
 			fmt.Fprintln(stderr, "usage: pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] [--shard K/N [--out FILE]] FILE.scn")
 			return 2
