@@ -643,9 +643,9 @@ func (p *Pool) BufferSync(be *Backend, all bool) int {
 			todo = append(todo, b)
 		}
 	}
-	// Tag order as one integer per buffer (relation, fork, block; a valid
-	// tag is in one buffer only, so no two keys are equal and the order is
-	// total), sorted without sort.Slice's reflection.
+	// Tag order as a two-word key per buffer (relation; fork and block; a
+	// valid tag is in one buffer only, so no two keys are equal and the order
+	// is total), sorted without sort.Slice's reflection.
 	keys := make([]syncKey, len(todo))
 	for i, b := range todo {
 		t := p.tags[b]
@@ -772,15 +772,18 @@ func (p *Pool) CheckInvariants(backends []*Backend, rings []*strategy.Ring) erro
 }
 
 // Touch reads the mapping entry of each block of relation rel named in
-// blocks, and the page cache's entries of those not in the pool, and returns
-// a value made of them that means nothing. It changes no state: a replay
+// blocks, the page cache's index entry and page of each, and the mapping
+// entries of the usage-0 buffers just ahead of the clock hand, and returns a
+// value made of them that means nothing. It changes no state: a replay
 // that knows its next requests calls it on a batch of them ahead of time, so
 // that the memory those requests will read is in the CPU's cache by then
 // (the loads are independent, so they overlap; one at a time each request
 // would wait for its own).
 func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
-	r := p.rels[rel]
-	m := r.mapping
+	if int(rel) < 0 || int(rel) >= len(p.rels) || p.rels[rel] == nil {
+		return 0
+	}
+	m := p.rels[rel].mapping
 	var sink uint32
 	for _, b := range blocks {
 		if int(b) < len(m) {
@@ -797,8 +800,8 @@ func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
 		for i := 0; i < 2*len(blocks); i++ {
 			if s := p.states[b]; s&pg.FlagTagValid != 0 && s.Usage() == 0 {
 				t := p.tags[b]
-				if r := p.rels[t.Rel]; r != nil && int(t.Block) < len(r.mapping) {
-					sink += uint32(r.mapping[t.Block])
+				if vr := p.rels[t.Rel]; vr != nil && int(t.Block) < len(vr.mapping) {
+					sink += uint32(vr.mapping[t.Block])
 				}
 			}
 			if b++; b > p.n {
