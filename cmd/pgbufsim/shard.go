@@ -141,6 +141,7 @@ func mergeShards(cmd string, files []string) (path string, f *scenario.File, var
 		return "", nil, nil, nil, errors.New("--merge: no shard files")
 	}
 	var first *shardFile
+	var filled []bool
 	seen := map[int]string{}
 	for _, name := range files {
 		b, err := os.ReadFile(name)
@@ -161,6 +162,7 @@ func mergeShards(cmd string, files []string) (path string, f *scenario.File, var
 				varies[i] = vary{v.Name, v.Values}
 			}
 			points = crossProduct(varies)
+			filled = make([]bool, len(points))
 		} else if sh.Path != first.Path || sh.Source != first.Source || sh.Seed != first.Seed || sh.Shards != first.Shards || !sameVary(sh.Vary, first.Vary) {
 			return "", nil, nil, nil, fmt.Errorf("%s and %s: shards of different sweeps (scenario, --vary, --seed or N differ)", files[0], name)
 		}
@@ -175,6 +177,10 @@ func mergeShards(cmd string, files []string) (path string, f *scenario.File, var
 			if sp.Index < 0 || sp.Index >= len(points) || sp.Index%sh.Shards != sh.Shard || !slices.Equal(sp.Values, points[sp.Index].values) {
 				return "", nil, nil, nil, fmt.Errorf("%s: point %d is not one of shard %d/%d's", name, sp.Index, sh.Shard, sh.Shards)
 			}
+			if filled[sp.Index] {
+				return "", nil, nil, nil, fmt.Errorf("%s: point %d given twice", name, sp.Index)
+			}
+			filled[sp.Index] = true
 			p := points[sp.Index]
 			p.fields, p.end = sp.Fields, sp.End
 			if sp.Err != "" {
