@@ -132,6 +132,9 @@ func offset(f int32, blk uint32) int64 {
 // (struct file_ra_state): each process that reads a file has its own.
 type Reader struct {
 	ra map[int32]*raState
+	// The state last asked for (a scan or a replay reads one file for long).
+	lastFile int32
+	last     *raState
 }
 
 type raState struct {
@@ -140,6 +143,9 @@ type raState struct {
 }
 
 func (r *Reader) state(f int32) *raState {
+	if r.last != nil && r.lastFile == f {
+		return r.last
+	}
 	if r.ra == nil {
 		r.ra = map[int32]*raState{}
 	}
@@ -148,6 +154,7 @@ func (r *Reader) state(f int32) *raState {
 		st = &raState{prev: -1}
 		r.ra[f] = st
 	}
+	r.lastFile, r.last = f, st
 	return st
 }
 
