@@ -1,8 +1,9 @@
 package bufmgr
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -658,18 +659,23 @@ func (p *Pool) BufferSync(be *Backend, all bool) int {
 			todo = append(todo, b)
 		}
 	}
-	sort.Slice(todo, func(i, j int) bool {
-		a, c := p.tags[todo[i]], p.tags[todo[j]]
-		if a.Rel != c.Rel {
-			return a.Rel < c.Rel
+	// Tag order as a two-word key per buffer (relation; fork and block; a
+	// valid tag is in one buffer only, so no two keys are equal and the order
+	// is total), sorted without sort.Slice's reflection.
+	keys := make([]syncKey, len(todo))
+	for i, b := range todo {
+		t := p.tags[b]
+		keys[i] = syncKey{rel: int64(t.Rel), forkBlock: uint64(t.Fork)<<32 | uint64(t.Block), b: b}
+	}
+	slices.SortFunc(keys, func(a, c syncKey) int {
+		if a.rel != c.rel {
+			return cmp.Compare(a.rel, c.rel)
 		}
-		if a.Fork != c.Fork {
-			return a.Fork < c.Fork
-		}
-		return a.Block < c.Block
+		return cmp.Compare(a.forkBlock, c.forkBlock)
 	})
 	written := 0
-	for _, b := range todo {
+	for _, k := range keys {
+		b := k.b
 		s := p.states[b]
 		if s&pg.FlagCheckpointNeed == 0 || s&pg.FlagDirty == 0 {
 			continue
@@ -680,6 +686,13 @@ func (p *Pool) BufferSync(be *Backend, all bool) int {
 		written++
 	}
 	return written
+}
+
+// syncKey is a buffer to write at a checkpoint and its tag's sort key.
+type syncKey struct {
+	rel       int64 // RelID is signed: compared as it is
+	forkBlock uint64
+	b         pg.Buffer
 }
 
 // Reset empties the pool as a restart does: every buffer invalid and on the
@@ -772,4 +785,45 @@ func (p *Pool) CheckInvariants(backends []*Backend, rings []*strategy.Ring) erro
 		}
 	}
 	return nil
+}
+
+// Touch reads the mapping entry of each block of relation rel named in
+// blocks, the page cache's index entry and page of each, and the mapping
+// entries of the usage-0 buffers just ahead of the clock hand, and returns a
+// value made of them that means nothing. It changes no state: a replay
+// that knows its next requests calls it on a batch of them ahead of time, so
+// that the memory those requests will read is in the CPU's cache by then
+// (the loads are independent, so they overlap; one at a time each request
+// would wait for its own).
+func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
+	if int(rel) < 0 || int(rel) >= len(p.rels) || p.rels[rel] == nil {
+		return 0
+	}
+	m := p.rels[rel].mapping
+	var sink uint32
+	for _, b := range blocks {
+		if int(b) < len(m) {
+			sink += uint32(m[b])
+		}
+	}
+	if p.io != nil && p.io.st != nil {
+		sink += p.io.st.Touch(rel, blocks)
+	}
+	// The victims the clock hand is about to take: a valid buffer at usage 0
+	// ahead of it loses its mapping entry when it is evicted.
+	if p.repl == nil && p.ctl.FreeListLen() == 0 {
+		b := int(p.ctl.Hand())
+		for i := 0; i < 2*len(blocks); i++ {
+			if s := p.states[b]; s&pg.FlagTagValid != 0 && s.Usage() == 0 {
+				t := p.tags[b]
+				if vr := p.rels[t.Rel]; vr != nil && int(t.Block) < len(vr.mapping) {
+					sink += uint32(vr.mapping[t.Block])
+				}
+			}
+			if b++; b > p.n {
+				b = 1
+			}
+		}
+	}
+	return sink
 }

@@ -38,21 +38,19 @@ type Shape struct {
 // the page while MAXALIGN(len) plus a new line pointer fits in the free space
 // left above the fillfactor reserve (RelationGetBufferForTuple, PageGetHeapFreeSpace).
 func (s Shape) TuplesPerPage() int {
+	// The n-th tuple after the first (n ≥ 1 on the page) fits while
+	// BLCKSZ − n·a − (header + n line pointers) − a new line pointer ≥
+	// a + reserve, i.e. n·(a+4) ≤ BLCKSZ − header − 4 − a − reserve: a
+	// division, not a loop (INSERT asks on every row; TestTuplesPerPage
+	// checks it against the loop for every length and fillfactor).
 	a := pg.MaxAlign(s.TupleLen)
 	save := pg.BLCKSZ * (100 - s.Fillfactor) / 100
-	n := 0
-	for n < MaxHeapTuplesPerPage {
-		free := pg.BLCKSZ - n*a - (SizeOfPageHeaderData + SizeOfItemID*n) - SizeOfItemID
-		need := a
-		if n > 0 { // an empty page always takes one tuple
-			need += save
-		}
-		if free < need {
-			break
-		}
-		n++
+	room := pg.BLCKSZ - SizeOfPageHeaderData - SizeOfItemID - a - save
+	n := 1 // an empty page always takes one tuple
+	if room >= 0 {
+		n += room / (a + SizeOfItemID)
 	}
-	return n
+	return min(n, MaxHeapTuplesPerPage)
 }
 
 // Hole is pd_upper − pd_lower of a page holding n such tuples: what a
@@ -116,10 +114,14 @@ type Relation struct {
 	// TargetBlock is rd_targblock, where the next insert tries first.
 	TargetBlock pg.BlockNumber
 
-	tpp     int // Shape.TuplesPerPage, once computed (0: not yet)
 	flags   []uint8
 	ntuples []uint16
 	fsm     []uint8 // each page's value in the free space map (a free-space category; 0 until recorded)
+
+	// tpp is Shape.TuplesPerPage() for tppShape: Fits asks on every row
+	// inserted, and Shape may be replaced at any time (so it is compared).
+	tppShape Shape
+	tpp      int
 }
 
 // FSMValue is page blk's value in the free space map.
@@ -169,8 +171,8 @@ func (r *Relation) AddTuple(blk pg.BlockNumber, frozen bool) {
 
 // Fits reports whether one more tuple fits on page blk.
 func (r *Relation) Fits(blk pg.BlockNumber) bool {
-	if r.tpp == 0 {
-		r.tpp = r.Shape.TuplesPerPage()
+	if r.Shape != r.tppShape || r.tpp == 0 {
+		r.tppShape, r.tpp = r.Shape, r.Shape.TuplesPerPage()
 	}
 	return int(r.ntuples[blk]) < r.tpp
 }

@@ -132,6 +132,9 @@ func offset(f int32, blk uint32) int64 {
 // (struct file_ra_state): each process that reads a file has its own.
 type Reader struct {
 	ra map[int32]*raState
+	// The state last asked for (a scan or a replay reads one file for long).
+	lastFile int32
+	last     *raState
 }
 
 type raState struct {
@@ -140,6 +143,9 @@ type raState struct {
 }
 
 func (r *Reader) state(f int32) *raState {
+	if r.last != nil && r.lastFile == f {
+		return r.last
+	}
 	if r.ra == nil {
 		r.ra = map[int32]*raState{}
 	}
@@ -148,6 +154,7 @@ func (r *Reader) state(f int32) *raState {
 		st = &raState{prev: -1}
 		r.ra[f] = st
 	}
+	r.lastFile, r.last = f, st
 	return st
 }
 
@@ -426,4 +433,28 @@ func (s *Storage) readPages(now int64, f int32, start, nr, lookahead int64) int 
 	flush()
 	s.run = runPages
 	return total
+}
+
+// Touch reads the page cache's index entries and pages of file's blocks and
+// returns a value made of them that means nothing; it changes no state (see
+// bufmgr's Pool.Touch: it warms the CPU cache for requests to come).
+func (s *Storage) Touch(file pg.RelID, blocks []uint32) uint32 {
+	if s.flat || s.cache.capacity == 0 {
+		return 0
+	}
+	f := int(file)
+	if f >= len(s.cache.files) {
+		return 0
+	}
+	fi := &s.cache.files[f]
+	var sink uint32
+	for _, b := range blocks {
+		l := int(b >> leafBits)
+		if l < len(fi.leaves) && fi.leaves[l] != nil {
+			if p := fi.leaves[l][b&(leafSize-1)]; int(p) < len(s.cache.nodes) {
+				sink += uint32(s.cache.nodes[p].flags)
+			}
+		}
+	}
+	return sink
 }

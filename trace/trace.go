@@ -75,7 +75,14 @@ type OracleReader struct {
 
 // NewOracleReader reads records from r; name is used in errors.
 func NewOracleReader(name string, r io.Reader) *OracleReader {
-	return &OracleReader{name: name, r: r, buf: make([]byte, 4096*RecordSize)}
+	return NewOracleReaderSize(name, r, 4096)
+}
+
+// NewOracleReaderSize is NewOracleReader reading up to records records per
+// call (one read of the underlying reader each): a whole-trace pass decodes
+// in big blocks.
+func NewOracleReaderSize(name string, r io.Reader, records int) *OracleReader {
+	return &OracleReader{name: name, r: r, buf: make([]byte, max(1, records)*RecordSize)}
 }
 
 // Read fills recs with the next records and returns how many it read. At the
@@ -102,6 +109,36 @@ func (o *OracleReader) Read(recs []Record) (int, error) {
 			Size:       binary.LittleEndian.Uint32(b[12:]),
 			NextAccess: int64(binary.LittleEndian.Uint64(b[16:])),
 		}
+	}
+	o.off += int64(whole * RecordSize)
+	if rest := n - whole*RecordSize; rest > 0 {
+		return whole, fmt.Errorf("%s: truncated oracleGeneral trace: the record at byte offset %d has %d of its %d bytes (file size %d is not a multiple of %d)",
+			o.name, o.off, rest, RecordSize, o.off+int64(rest), RecordSize)
+	}
+	if whole == 0 {
+		return 0, io.EOF
+	}
+	return whole, nil
+}
+
+// ReadIDs is Read keeping only each record's object id: what a replay
+// needs, decoded without building whole records. Its errors are Read's.
+func (o *OracleReader) ReadIDs(ids []uint64) (int, error) {
+	want := len(ids) * RecordSize
+	if want > len(o.buf) {
+		want = len(o.buf) - len(o.buf)%RecordSize
+	}
+	n, err := io.ReadFull(o.r, o.buf[:want])
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = nil
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return 0, fmt.Errorf("%s: %w", o.name, err)
+	}
+	whole := n / RecordSize
+	b := o.buf[:whole*RecordSize]
+	for i := range ids[:whole] {
+		ids[i] = binary.LittleEndian.Uint64(b[i*RecordSize+4:])
 	}
 	o.off += int64(whole * RecordSize)
 	if rest := n - whole*RecordSize; rest > 0 {

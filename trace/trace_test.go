@@ -2,7 +2,9 @@ package trace
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -88,4 +90,43 @@ func TestParseFormat(t *testing.T) {
 	require.Equal(t, OracleGeneral, f)
 	_, err = ParseFormat("parquet")
 	require.EqualError(t, err, "format=parquet: unknown trace format (oraclegeneral or csv)")
+}
+
+// ReadIDs returns the object ids Read returns, batch for batch, with the
+// same counts and errors, on random traces (a truncated last record
+// included) and batch sizes.
+func TestReadIDsMatchesRead(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for round := 0; round < 50; round++ {
+		recs := make([]Record, r.IntN(3000))
+		for i := range recs {
+			recs[i] = Record{Time: uint32(i), ObjID: r.Uint64(), Size: 8192, NextAccess: -1}
+		}
+		var b bytes.Buffer
+		if err := WriteOracle(&b, recs); err != nil {
+			t.Fatal(err)
+		}
+		raw := b.Bytes()
+		if r.IntN(3) == 0 && len(raw) > 0 {
+			raw = raw[:len(raw)-1-r.IntN(RecordSize-1)]
+		}
+		size, batch := 1+r.IntN(700), 1+r.IntN(700)
+		a, c := NewOracleReaderSize("t", bytes.NewReader(raw), size), NewOracleReaderSize("t", bytes.NewReader(raw), size)
+		got, ids := make([]Record, batch), make([]uint64, batch)
+		for {
+			n, err := a.Read(got)
+			m, err2 := c.ReadIDs(ids)
+			if n != m || fmt.Sprint(err) != fmt.Sprint(err2) {
+				t.Fatalf("round %d: Read %d, %v; ReadIDs %d, %v", round, n, err, m, err2)
+			}
+			for i := 0; i < n; i++ {
+				if got[i].ObjID != ids[i] {
+					t.Fatalf("round %d: record %d: id %d, ReadIDs %d", round, i, got[i].ObjID, ids[i])
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+	}
 }

@@ -36,6 +36,8 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&varies, "vary", "NAME=v1,v2,... (repeatable): a setting, version, replacement, usage_max, reject or ring")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "variants run at once")
 	seed := fs.Uint64("seed", 1, "PRNG seed (the same for every variant)")
+	var sf shardFlags
+	sf.register(fs)
 	// The file may come first: compare FILE.scn --vary ...
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		args = append(append([]string(nil), args[1:]...), args[0])
@@ -43,17 +45,48 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if p := pointsProblem(fs.Args(), varies, *jobs); p != "" {
-		return usageError(stderr, "compare", p, "pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N]")
+	var (
+		f      *scenario.File
+		points []*sweepPoint
+		status int
+	)
+	if sf.merge {
+		if fs.NArg() == 0 || len(varies) > 0 || sf.shard.n > 0 {
+			fmt.Fprintln(stderr, "usage: pgbufsim compare --merge SHARD.json...")
+			return 2
+		}
+		var err error
+		if _, f, varies, points, err = mergeShards("compare", fs.Args()); err != nil {
+			fmt.Fprintf(stderr, "pgbufsim compare: %v\n", err)
+			return 1
+		}
+		status = pointErrors("compare", "variant", varies, points, stderr)
+	} else {
+		if sf.out != "" && sf.shard.n == 0 {
+			fmt.Fprintln(stderr, "pgbufsim compare: --out names a shard file: it goes with --shard K/N")
+			return 2
+		}
+		if p := pointsProblem(fs.Args(), varies, *jobs); p != "" {
+			return usageError(stderr, "compare", p, "pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N] [--shard K/N [--out FILE]]")
+		}
+		path := fs.Arg(0)
+		var src string
+		f, src, status = readVaried("compare", path, varies, stderr)
+		if f == nil {
+			return status
+		}
+		points = crossProduct(varies)
+		mine, index := shardPoints(points, sf.shard)
+		runPoints(mine, f, varies, *seed, filepath.Dir(path), *jobs, stderr, endFigures)
+		status = pointErrors("compare", "variant", varies, points, stderr)
+		if sf.shard.n > 0 {
+			if err := writeShard("compare", path, f, src, *seed, varies, &sf, mine, index, len(points), stderr); err != nil {
+				fmt.Fprintf(stderr, "pgbufsim compare: %v\n", err)
+				return 1
+			}
+			return status
+		}
 	}
-	path := fs.Arg(0)
-	f, status := readVaried("compare", path, varies, stderr)
-	if f == nil {
-		return status
-	}
-	points := crossProduct(varies)
-	runPoints(points, f, varies, *seed, filepath.Dir(path), *jobs, stderr, endFigures)
-	status = pointErrors("compare", "variant", varies, points, stderr)
 	writeCompareTable(stdout, f, varies, points)
 	return status
 }

@@ -7,6 +7,7 @@
 //	pgbufsim gentrace kind=zipf|uniform|loop|scan-mix requests=N blocks=N [alpha=S] [seed=N] FILE
 //	pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--jobs N] FILE.scn
 //	pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N]
+//	pgbufsim sweep|compare --shard K/N [--out SHARD.json] ... FILE.scn; pgbufsim sweep|compare --merge SHARD.json...
 //	pgbufsim plot FILE.scn -o out.svg|out.png
 //	pgbufsim animate FILE.scn -o out.html
 //	pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]
@@ -97,6 +98,8 @@ func usage(w io.Writer) {
 		"       pgbufsim gentrace kind=zipf|uniform|loop|scan-mix requests=N blocks=N [alpha=S] [scan_fraction=F] [scan_blocks=N] [seed=N] FILE\n"+
 		"       pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] FILE.scn\n"+
 		"       pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N]\n"+
+		"       pgbufsim sweep|compare ... --shard K/N [--out SHARD.json] FILE.scn   (one shard of the points: index mod N = K)\n"+
+		"       pgbufsim sweep|compare --merge [--csv FILE] [--step LINE] SHARD.json...   (the shards' output as one run's)\n"+
 		"       pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]\n"+
 		"       pgbufsim plot FILE.scn -o out.svg|out.png [--seed=N]\n"+
 		"       pgbufsim animate FILE.scn -o out.html [--seed=N]\n"+

@@ -79,20 +79,58 @@ func sweepCmd(args []string, stdout, stderr io.Writer) int {
 	stepLine := fs.Int("step", 0, "line of the command whose figures the table shows (default: the last command with figures)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "points run at once")
 	seed := fs.Uint64("seed", 1, "PRNG seed (the same for every point)")
+	var sf shardFlags
+	sf.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if p := pointsProblem(fs.Args(), varies, *jobs); p != "" {
-		return usageError(stderr, "sweep", p, "pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] FILE.scn")
+	var (
+		path   string
+		f      *scenario.File
+		points []*sweepPoint
+		status int
+	)
+	if sf.merge {
+		if fs.NArg() == 0 || len(varies) > 0 || sf.shard.n > 0 {
+			fmt.Fprintln(stderr, "usage: pgbufsim sweep --merge [--csv FILE] [--step LINE] SHARD.json...")
+			return 2
+		}
+		var err error
+		if path, f, varies, points, err = mergeShards("sweep", fs.Args()); err != nil {
+			fmt.Fprintf(stderr, "pgbufsim sweep: %v\n", err)
+			return 1
+		}
+		status = pointErrors("sweep", "point", varies, points, stderr)
+	} else {
+		if sf.shard.n > 0 && (flagSet(fs, "csv") || flagSet(fs, "step")) {
+			fmt.Fprintln(stderr, "pgbufsim sweep: --csv and --step are the merge's (--merge) or an unsharded run's: a shard writes only its shard file")
+			return 2
+		}
+		if sf.out != "" && sf.shard.n == 0 {
+			fmt.Fprintln(stderr, "pgbufsim sweep: --out names a shard file: it goes with --shard K/N")
+			return 2
+		}
+		if p := pointsProblem(fs.Args(), varies, *jobs); p != "" {
+			return usageError(stderr, "sweep", p, "pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] [--shard K/N [--out FILE]] FILE.scn")
+		}
+		path = fs.Arg(0)
+		var src string
+		f, src, status = readVaried("sweep", path, varies, stderr)
+		if f == nil {
+			return status
+		}
+		points = crossProduct(varies)
+		mine, index := shardPoints(points, sf.shard)
+		runPoints(mine, f, varies, *seed, filepath.Dir(path), *jobs, stderr, nil)
+		status = pointErrors("sweep", "point", varies, points, stderr)
+		if sf.shard.n > 0 {
+			if err := writeShard("sweep", path, f, src, *seed, varies, &sf, mine, index, len(points), stderr); err != nil {
+				fmt.Fprintf(stderr, "pgbufsim sweep: %v\n", err)
+				return 1
+			}
+			return status
+		}
 	}
-	path := fs.Arg(0)
-	f, status := readVaried("sweep", path, varies, stderr)
-	if f == nil {
-		return status
-	}
-	points := crossProduct(varies)
-	runPoints(points, f, varies, *seed, filepath.Dir(path), *jobs, stderr, nil)
-	status = pointErrors("sweep", "point", varies, points, stderr)
 	step, err := tableStep(f, points, *stepLine)
 	if err != nil {
 		fmt.Fprintf(stderr, "pgbufsim sweep: %v\n", err)
@@ -469,22 +507,22 @@ func newProgress(w io.Writer, n int) *progressbar.ProgressBar {
 // readVaried reads and parses the scenario a sweep or compare varies, and
 // checks every --vary against it; on failure it returns nil and the exit
 // status (1: the file, 2: a --vary).
-func readVaried(cmd, path string, varies varyFlags, stderr io.Writer) (*scenario.File, int) {
+func readVaried(cmd, path string, varies varyFlags, stderr io.Writer) (*scenario.File, string, int) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "pgbufsim %s: %v\n", cmd, err)
-		return nil, 1
+		return nil, "", 1
 	}
 	f, err := scenario.Parse(path, string(src))
 	if err != nil {
 		fmt.Fprintf(stderr, "pgbufsim %s: %v\n", cmd, err)
-		return nil, 1
+		return nil, "", 1
 	}
 	if err := checkVaries(f, varies); err != nil {
 		fmt.Fprintf(stderr, "pgbufsim %s: %v\n", cmd, err)
-		return nil, 2
+		return nil, "", 2
 	}
-	return f, 0
+	return f, string(src), 0
 }
 
 // pointErrors reports each point that failed; the status is 1 if any did.

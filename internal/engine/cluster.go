@@ -60,6 +60,9 @@ type Cluster struct {
 	// xids counts the transactions that were assigned an XID (wrote):
 	// VACUUM can advance relfrozenxid only past the ones since it last did.
 	xids uint64
+	// forkIDs caches forks by heap RelID and fork number, as id+1 (0: not
+	// created yet): fork's fast path, the map's answers (fsm.go).
+	forkIDs [][pg.VMFork + 1]pg.RelID
 }
 
 type mark struct {

@@ -30,6 +30,12 @@ func forkSuffix(f pg.ForkNumber) string {
 
 // fork returns the pool storage of one of rel's forks, creating it (empty) on first use.
 func (c *Cluster) fork(rel *heap.Relation, f pg.ForkNumber) pg.RelID {
+	// Every filled page asks for its FSM and VM forks: a slice indexed by
+	// the heap's id answers without the map's hashing (forks are never
+	// removed, so the cache never goes stale).
+	if i := int(rel.ID); i < len(c.forkIDs) && f <= pg.VMFork && c.forkIDs[i][f] != 0 {
+		return c.forkIDs[i][f] - 1
+	}
 	if c.forks == nil {
 		c.forks = map[[2]int]pg.RelID{}
 		c.forkOwner = map[pg.RelID]forkRef{}
@@ -42,6 +48,12 @@ func (c *Cluster) fork(rel *heap.Relation, f pg.ForkNumber) pg.RelID {
 		c.pool.CreateRel(id, 0, true)
 		c.forks[k] = id
 		c.forkOwner[id] = forkRef{rel, f}
+	}
+	if f <= pg.VMFork {
+		for int(rel.ID) >= len(c.forkIDs) {
+			c.forkIDs = append(c.forkIDs, [pg.VMFork + 1]pg.RelID{})
+		}
+		c.forkIDs[rel.ID][f] = id + 1
 	}
 	return id
 }
