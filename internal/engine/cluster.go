@@ -7,6 +7,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/freespace"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -38,8 +39,6 @@ type Cluster struct {
 	fsmUpper  freespace.Upper // the FSMs' upper-level slots
 	// statWALTwice is WAL that pg_stat_wal counts a second time (parallel workers').
 	statWALTwice wal.Usage
-	// catalogHinted: catalog pages a reading session has hinted once (see touchCatalog).
-	catalogHinted map[int]bool
 	// rowChanges counts row changes logical decoding would emit (rows inserted).
 	rowChanges int64
 	// indexes are the btree indexes by name; indexByID by their storage.
@@ -49,12 +48,8 @@ type Cluster struct {
 	comp wal.Compressor
 	// txn is the open transaction block (begin … commit), if any.
 	txn transaction
-	// tablesCreated counts CREATE TABLEs, whose catalog rows spread onto new pages.
-	tablesCreated int
-	// pgClassUnhinted: DDL left tuples on the pg_class rows page that only a heap scan of pg_class hints.
-	pgClassUnhinted bool
-	// initFileStale: no session has rebuilt the relcache init file since the server started.
-	initFileStale bool
+	// cat is the catalog pins' state (catpin).
+	cat catpin.Pins
 	// crash is the power-loss and recovery state (crash.go).
 	crash crashState
 	// xids counts the transactions that were assigned an XID (wrote):
@@ -111,7 +106,8 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{S: s, pool: p, wal: w, storage: st, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
-		rng: newPCG(seed), seed: seed, marks: map[string]mark{}, initFileStale: true}
+		rng: newPCG(seed), seed: seed, marks: map[string]mark{},
+		cat: catpin.Pins{Version: s.Version, Hinted: map[int]bool{}, InitFileStale: true, PgClassHole: pgClassHole(s.Version), PageHole: catalogPageHole}}
 	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
 	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).Pages+1, true)
 	// initdb wrote the catalog: its pages are in the page cache.

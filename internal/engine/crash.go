@@ -252,7 +252,7 @@ func (c *Cluster) Recover() (*RecoveryReport, error) {
 	c.pool.CrashReset(cs.walEnd)
 	c.wal.Recovered(cs.walEnd)
 	c.sync = heap.SyncScans{}
-	c.initFileStale = true
+	c.cat.InitFileStale = true
 	c.txn = transaction{} // a transaction open at the crash never committed
 	cs.down, cs.recovered = false, true
 	if _, err := c.checkpoint(); err != nil {

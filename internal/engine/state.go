@@ -85,7 +85,7 @@ func (c *Cluster) Restart() error {
 	c.foldWAL(be)
 	c.pool.Reset()
 	c.sync = heap.SyncScans{}
-	c.initFileStale = true
+	c.cat.InitFileStale = true
 	return nil
 }
 
@@ -341,23 +341,8 @@ func (c *Cluster) RecordFreeSpace(be *bufmgr.Backend, rel *heap.Relation, blk pg
 	return c.recordPageWithFreeSpace(be, rel, blk)
 }
 
-// PinVM is visibilitymap_pin of heap block blk into v (kept while it covers blk).
-func (c *Cluster) PinVM(be *bufmgr.Backend, v *VMPin, rel *heap.Relation, blk pg.BlockNumber) error {
-	return v.pin(c, be, rel, blk)
-}
-
-// VMBuffer is the VM page v holds pinned (InvalidBuffer: none).
-func (v *vmPin) Buffer() pg.Buffer { return v.buf }
-
 // ForkRelID is the pool storage of one of rel's forks, created on first use.
 func (c *Cluster) ForkRelID(rel *heap.Relation, f pg.ForkNumber) pg.RelID { return c.fork(rel, f) }
-
-// AdvanceClock lets background processes run up to t when t is ahead of the clock.
-func (c *Cluster) AdvanceClock(t int64) {
-	if t > c.now {
-		c.advanceTo(t)
-	}
-}
 
 // TableIO is pg_statio_user_tables for r: heap_blks_* over the table and
 // its forks, idx_blks_* summed over its indexes.

@@ -1,0 +1,77 @@
+// Package cost is the simulator's cost model: the simulated duration of
+// each kind of work, with where each figure comes from.
+package cost
+
+import (
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// Cost model. Simulated time advances only by these durations (nanoseconds),
+// charged to the process that does the work. They are kept here, in one place,
+// each with where it comes from (measurements of the seeds or of the machine,
+// never a scenario figure other than the timing they stand for).
+//
+//   - Reads from the OS page cache: ~4 µs per 8 kB read call (seed 003, F003-2:
+//     504 reads in 2.024 ms); a vectored read adds a copy per further block.
+//   - Writes of data pages and WAL pages into the OS page cache: a pwrite of
+//     8 kB, of the same order as a read; an fdatasync of the WAL on an SSD ~1 ms.
+//   - CPU per page and per tuple of a count(*) scan: seed 001's second
+//     count(*) of 6,000,000 hinted tuples in 62,500 cached pages took 167 ms
+//     on three participants: ~1 µs a page and ~80 ns a tuple. A tuple whose
+//     inserter must be looked up (one cached pg_xact lookup, the hint set)
+//     costs ~200 ns.
+//   - A backend writing WAL itself because the WAL buffers are full: seed 001
+//     puts most of its first read's extra 750 ms on 55,766 such writes, ~13 µs
+//     each (a pwrite of 8 kB under WALWriteLock): 12 µs a call + 2 µs a page.
+//     With these the first and second reads keep the seed's 5.5× ratio (F001-3).
+//   - A heap fetch of one tuple by an index scan (lock, HOT-chain search,
+//     unlock) ~0.75 µs: seed 003's warm index scan (F003-1) spends 0.534 ms on
+//     504 buffers, ~1.06 µs each with the pin and the visibility check. That
+//     figure calibrates it; F003-2 to -4 then follow from the storage model.
+//   - posix_fadvise(WILLNEED): a system call that queues reads, ~2 µs.
+//   - Checksum computation and WAL record copying+CRC at a few GB/s.
+//   - Parallel worker start-up: fork + catalog cache warm-up, a few ms.
+//
+// Model is the simulated duration of each kind of work, in nanoseconds.
+type Model struct {
+	Buf            bufmgr.Costs
+	WAL            wal.Costs
+	PageNs         int64 // per heap page visited by a scan (page-at-a-time setup, aggregate)
+	TupleNs        int64 // per tuple whose visibility is checked with its hint bit set
+	TupleUnhintNs  int64 // per tuple whose xmin must be looked up in pg_xact and hinted
+	TupleAllVisNs  int64 // per tuple on an all-visible page (no visibility check)
+	FetchNs        int64 // heapam_index_fetch_tuple: lock the page, follow the HOT chain, unlock
+	InsertTupleNs  int64 // forming and placing one tuple in INSERT … SELECT
+	WorkerStartNs  int64
+	StatementNs    int64 // parse, plan, executor start/end of one statement
+	InterCommandNs int64 // the client's pause between two statements
+}
+
+// Default is the cost model every cluster runs on.
+var Default = Model{
+	Buf: bufmgr.Costs{
+		PinNs:       200,
+		WritePageNs: 10_000,
+		ChecksumNs:  2_000,
+		ReadCallNs:  4_000,
+		ReadPageNs:  500,
+		AdviseNs:    2_000,
+	},
+	WAL: wal.Costs{
+		InsertNs:      400,
+		CopyPsPerByte: 250,
+		WriteCallNs:   12_000,
+		WritePageNs:   2_000,
+		FsyncNs:       1_000_000,
+	},
+	PageNs:         1_000,
+	TupleNs:        80,
+	TupleUnhintNs:  200,
+	TupleAllVisNs:  100,
+	FetchNs:        750,
+	InsertTupleNs:  3_000,
+	WorkerStartNs:  3_000_000,
+	StatementNs:    200_000,
+	InterCommandNs: 500_000_000,
+}
