@@ -78,7 +78,7 @@ func Init(version, scale, fillfactor int) ([]Step, error) {
 		s = append(s, Step{Kind: Copy, Table: table, Rows: rows, SQL: "copy " + table + " from stdin with (freeze on)"})
 	}
 	if version >= 17 {
-		copyStep("pgbench_branches", BranchesPerScale*sc+0)
+		copyStep("pgbench_branches", BranchesPerScale*sc)
 		copyStep("pgbench_tellers", TellersPerScale*sc)
 	} else {
 		for i := int64(0); i < BranchesPerScale*sc; i++ {
