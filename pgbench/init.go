@@ -6,16 +6,21 @@ import "fmt"
 type StepKind int
 
 const (
-	DropTables  StepKind = iota // drop table if exists (the four tables)
-	CreateTable                 // create table, with (fillfactor=F) but for history
-	Begin                       // begin: the load runs in one transaction
-	Truncate                    // truncate the four tables (in the load's transaction: COPY FREEZE may then freeze)
-	Insert                      // one row by INSERT (branches and tellers before 17)
-	CatalogLookup               // 17+: the relkind of the table about to be loaded (a pg_class lookup)
-	Copy                        // COPY FROM STDIN, with (freeze on) from 14
-	Commit                      // commit
-	VacuumAnalyze               // vacuum analyze of one table
-	PrimaryKey                  // alter table add primary key: a btree build
+	// NoLoad is TableSpec.Loader of a table pgbench loads nothing into (history).
+	NoLoad StepKind = -1
+)
+
+const (
+	DropTables    StepKind = iota // drop table if exists (the four tables)
+	CreateTable                   // create table, with (fillfactor=F) but for history
+	Begin                         // begin: the load runs in one transaction
+	Truncate                      // truncate the four tables (in the load's transaction: COPY FREEZE may then freeze)
+	Insert                        // one row by INSERT (branches and tellers before 17)
+	CatalogLookup                 // 17+: the relkind of the table about to be loaded (a pg_class lookup)
+	Copy                          // COPY FROM STDIN, with (freeze on) from 14
+	Commit                        // commit
+	VacuumAnalyze                 // vacuum analyze of one table
+	PrimaryKey                    // alter table add primary key: a btree build
 )
 
 // Step is one statement `pgbench -i` sends, in order.

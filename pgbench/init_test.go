@@ -145,7 +145,7 @@ func TestTablesAsMeasured(t *testing.T) {
 				if _, ok := rels[tb.Index]; tb.Key != "" && !ok {
 					t.Errorf("pg%d: no index %s measured", v, tb.Index)
 				}
-				if sf == [2]int{20, 50} && tb.Loader != -1 {
+				if sf == [2]int{20, 50} && tb.Loader != NoLoad {
 					vm := m.vm[tb.Name]
 					if vm[0] != vm[2] || (vm[1] == vm[2]) != tb.Frozen {
 						t.Errorf("pg%d %s: Frozen %v, the visibility map %v (all_visible all_frozen pages)", v, tb.Name, tb.Frozen, vm)

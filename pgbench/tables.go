@@ -27,7 +27,7 @@ type TableSpec struct {
 	// rows the run's INSERT adds.
 	TupleLen   int
 	Fillfactor int      // the table's fillfactor (history: 100, it declares none)
-	Loader     StepKind // Copy, Insert (branches and tellers before 17), or -1 (history: nothing loaded)
+	Loader     StepKind // Copy, Insert (branches and tellers before 17), or NoLoad (history)
 	// Frozen: the rows are loaded by COPY ... (freeze on) and frozen, so the
 	// vacuum after the load marks every page all-visible and all-frozen;
 	// rows loaded by INSERT end all-visible only.
@@ -113,7 +113,7 @@ func Tables(version, scale, fillfactor int) ([]TableSpec, error) {
 	}
 	sc := int64(scale)
 	ts := []TableSpec{
-		{Name: "pgbench_history", Fillfactor: 100, Loader: -1, Columns: []Column{
+		{Name: "pgbench_history", Fillfactor: 100, Loader: NoLoad, Columns: []Column{
 			i4("tid"), i4("bid"), aid, i4("delta"),
 			{Name: "mtime", Type: "timestamp without time zone", Len: 8, Align: 8},
 			char(22, true)}},
