@@ -2,6 +2,7 @@ package pgbench
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -102,6 +103,29 @@ func (b Builtin) Statements() []string {
 		}
 	}
 	return out
+}
+
+// SetupQueries are what pgbench's setup connection sends before the
+// clients connect, when a builtin script runs (GetTableInfo, pgbench.c):
+// the scale from pgbench_branches' row count (which -s cannot override),
+// then whether pgbench_accounts is partitioned. With -n nothing else: no
+// vacuum, no truncate of history. Each client then opens its own
+// connection, client 0 first.
+var SetupQueries = []string{
+	"select count(*) from pgbench_branches",
+	"select o.n, p.partstrat, pg_catalog.count(i.inhparent) from pg_catalog.pg_class as c join pg_catalog.pg_namespace as n on (n.oid = c.relnamespace) cross join lateral (select pg_catalog.array_position(pg_catalog.current_schemas(true), n.nspname)) as o(n) left join pg_catalog.pg_partitioned_table as p on (p.partrelid = c.oid) left join pg_catalog.pg_inherits as i on (c.oid = i.inhparent) where c.relname = 'pgbench_accounts' and o.n is not null group by 1, 2 order by 1 asc limit 1",
+}
+
+// SQL is the transaction's statements as pgbench sends them in its default
+// simple query mode: the script's commands with the variables replaced.
+func (t Txn) SQL(b Builtin) []string {
+	r := strings.NewReplacer(":aid", strconv.FormatInt(t.AID, 10), ":bid", strconv.FormatInt(t.BID, 10),
+		":tid", strconv.FormatInt(t.TID, 10), ":delta", strconv.FormatInt(t.Delta, 10))
+	st := b.Statements()
+	for i := range st {
+		st[i] = r.Replace(st[i])
+	}
+	return st
 }
 
 // The table sizes per unit of scale (naccounts, nbranches, ntellers in pgbench.c).
