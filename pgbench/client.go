@@ -203,6 +203,10 @@ func checkVersion(version int) error {
 	return nil
 }
 
+// DefaultSeed is the --random-seed of a scenario's pgbench run that names
+// none (pgbench itself would seed from the clock; a simulation may not).
+const DefaultSeed uint64 = 0
+
 // NewRun models pgbench's seeding (main, pgbench.c, the same in 15 to 19):
 // set_random_seed seeds base_random_sequence with pg_prng_seed(seed); then
 // each client in turn, 0 to clients-1, seeds its cs_func_rs from the next

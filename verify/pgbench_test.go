@@ -1,0 +1,85 @@
+//go:build verify
+
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/pgbufsim/pgbufsim/pgbench"
+	"github.com/stretchr/testify/require"
+)
+
+// pgbench's init and runs on a real 15 server: the figures PgbenchRunFigures
+// reads, held to what the runs must give.
+func TestPgbenchOnServer(t *testing.T) {
+	privateTmp(t)
+	srv, err := NewServer(pgBin(t))
+	require.NoError(t, err)
+	t.Cleanup(func() { srv.Close() })
+	ctx := context.Background()
+	require.NoError(t, srv.Init(ctx, true, [][2]string{{"shared_buffers", "16MB"}, {"autovacuum", "off"},
+		{"max_wal_size", "8GB"}, {"checkpoint_timeout", "1h"}, {"bgwriter_lru_maxpages", "0"}}))
+	require.NoError(t, srv.Start(ctx))
+	conn, err := srv.Connect(ctx)
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, "CREATE EXTENSION pg_buffercache")
+	require.NoError(t, err)
+	conn.Close(ctx)
+
+	require.ErrorContains(t, srv.PgbenchInit(ctx, 1, 5), "fillfactor=5")
+	require.NoError(t, srv.PgbenchInit(ctx, 1, 100))
+	_, err = srv.PgbenchRunFigures(ctx, PgbenchRun{Transactions: 0, Builtin: pgbench.SelectOnly, Clients: 1})
+	require.ErrorContains(t, err, "transactions=0")
+
+	// select-only, 300 transactions, right after the init (scale 1: the
+	// primary key of accounts is 276 pages, a root over 275 leaves).
+	sel, err := srv.PgbenchRunFigures(ctx, PgbenchRun{Transactions: 300, Builtin: pgbench.SelectOnly, Seed: 3, Clients: 1})
+	require.NoError(t, err)
+	b, _ := json.Marshal(sel)
+	t.Logf("select-only: %s", b)
+	require.EqualValues(t, 300, sel.Transactions)
+	acc := sel.Tables["pgbench_accounts"]
+	// One heap page per lookup; root and leaf per lookup, and the metapage
+	// once (the planner's _bt_getrootheight caches it for the backend).
+	require.EqualValues(t, 300, acc.HeapBlksHit+acc.HeapBlksRead)
+	require.EqualValues(t, 2*300+1, acc.IdxBlksHit+acc.IdxBlksRead)
+	require.Equal(t, acc.IdxBlksHit, sel.Indexes["pgbench_accounts_pkey"].IdxBlksHit)
+	// pgbench's setup query: select count(*) from pgbench_branches, a
+	// sequential scan of its one page (planning it reads the primary key's
+	// metapage).
+	br := sel.Tables["pgbench_branches"]
+	require.EqualValues(t, 1, br.HeapBlksHit+br.HeapBlksRead)
+	require.EqualValues(t, 1, br.IdxBlksHit+br.IdxBlksRead)
+	require.Equal(t, PgbenchTable{}, sel.Tables["pgbench_tellers"])
+	// Frozen rows, nothing to hint, nothing written.
+	require.Zero(t, sel.WALRecords)
+	require.Zero(t, sel.SharedDirtied)
+	require.Zero(t, sel.SharedWritten)
+	require.Greater(t, sel.SharedHit+sel.SharedRead, int64(300+601+2))
+	require.Greater(t, sel.TPS, 0.0)
+
+	// tpcb-like, 2 clients of 200 transactions.
+	tp, err := srv.PgbenchRunFigures(ctx, PgbenchRun{Transactions: 200, Builtin: pgbench.TPCBLike, Seed: 3, Clients: 2})
+	require.NoError(t, err)
+	b, _ = json.Marshal(tp)
+	t.Logf("tpcb-like: %s", b)
+	require.EqualValues(t, 400, tp.Transactions)
+	for _, name := range []string{"pgbench_accounts", "pgbench_tellers", "pgbench_branches"} {
+		require.EqualValues(t, 400, tp.Tables[name].NTupUpd, name)
+		require.LessOrEqual(t, tp.Tables[name].NTupHotUpd, int64(400), name)
+	}
+	require.EqualValues(t, 400, tp.Tables["pgbench_history"].NTupIns)
+	// Every page was changed since the last checkpoint (by the init): no images.
+	require.Zero(t, tp.WALFPI)
+	require.Greater(t, tp.WALRecords, int64(4*400))
+	// The accounts index: two lookups a transaction (the UPDATE and the
+	// SELECT), root and leaf each; an index insertion (root and leaf) for
+	// every update that is not HOT; the metapage once per client backend.
+	acc = tp.Tables["pgbench_accounts"]
+	require.EqualValues(t, 4*400+2*(acc.NTupUpd-acc.NTupHotUpd)+2, acc.IdxBlksHit+acc.IdxBlksRead)
+	// dirtied counts each clean buffer made dirty; what was written was dirty.
+	require.GreaterOrEqual(t, tp.SharedDirtied, tp.SharedWritten)
+	require.Greater(t, tp.SharedDirtied, int64(0))
+}
