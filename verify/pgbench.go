@@ -274,6 +274,12 @@ var (
 // (once pgbench's sessions have exited); what its own reading costs in
 // blks_hit and blks_read is measured by reading once more and taken off.
 func (s *Server) PgbenchRunFigures(ctx context.Context, p PgbenchRun) (PgbenchResult, error) {
+	return s.pgbenchRunFigures(ctx, p, nil)
+}
+
+// pgbenchRunFigures is PgbenchRunFigures, then after (when not nil) in the
+// same session, once the figures are read.
+func (s *Server) pgbenchRunFigures(ctx context.Context, p PgbenchRun, after func(*pgx.Conn) error) (PgbenchResult, error) {
 	var res PgbenchResult
 	if err := checkRunParams(s.Major, p); err != nil {
 		return res, err
@@ -307,7 +313,7 @@ func (s *Server) PgbenchRunFigures(ctx context.Context, p PgbenchRun) (PgbenchRe
 	if err := waitOthersGone(ctx, conn); err != nil {
 		return res, err
 	}
-	after, err := s.pgbenchSnapshot(ctx, conn)
+	afterSnap, err := s.pgbenchSnapshot(ctx, conn)
 	if err != nil {
 		return res, err
 	}
@@ -318,7 +324,12 @@ func (s *Server) PgbenchRunFigures(ctx context.Context, p PgbenchRun) (PgbenchRe
 	if err != nil {
 		return res, err
 	}
-	own := [2]int64{again.hit - after.hit, again.read - after.read}
+	own := [2]int64{again.hit - afterSnap.hit, again.read - afterSnap.read}
+	if after != nil {
+		if err := after(conn); err != nil {
+			return res, err
+		}
+	}
 
 	m := rePgbenchTxns.FindStringSubmatch(out)
 	if m == nil {
@@ -328,15 +339,15 @@ func (s *Server) PgbenchRunFigures(ctx context.Context, p PgbenchRun) (PgbenchRe
 	if m := rePgbenchTPS.FindStringSubmatch(out); m != nil {
 		res.TPS, _ = strconv.ParseFloat(m[1], 64)
 	}
-	res.SharedHit = after.hit - before.hit - own[0]
-	res.SharedRead = after.read - before.read - own[1]
-	res.SharedWritten = after.written - before.written
-	res.SharedDirtied = after.dirty - before.dirty + res.SharedWritten
-	res.WALRecords = after.wal.records - before.wal.records
-	res.WALFPI = after.wal.fpi - before.wal.fpi
-	res.WALBytes = after.wal.bytes - before.wal.bytes
+	res.SharedHit = afterSnap.hit - before.hit - own[0]
+	res.SharedRead = afterSnap.read - before.read - own[1]
+	res.SharedWritten = afterSnap.written - before.written
+	res.SharedDirtied = afterSnap.dirty - before.dirty + res.SharedWritten
+	res.WALRecords = afterSnap.wal.records - before.wal.records
+	res.WALFPI = afterSnap.wal.fpi - before.wal.fpi
+	res.WALBytes = afterSnap.wal.bytes - before.wal.bytes
 	res.Tables = map[string]PgbenchTable{}
-	for name, a := range after.tables {
+	for name, a := range afterSnap.tables {
 		b := before.tables[name]
 		res.Tables[name] = PgbenchTable{
 			HeapBlksHit: a.HeapBlksHit - b.HeapBlksHit, HeapBlksRead: a.HeapBlksRead - b.HeapBlksRead,
@@ -345,7 +356,7 @@ func (s *Server) PgbenchRunFigures(ctx context.Context, p PgbenchRun) (PgbenchRe
 		}
 	}
 	res.Indexes = map[string]PgbenchIndex{}
-	for name, a := range after.indexes {
+	for name, a := range afterSnap.indexes {
 		b := before.indexes[name]
 		res.Indexes[name] = PgbenchIndex{IdxBlksHit: a.IdxBlksHit - b.IdxBlksHit, IdxBlksRead: a.IdxBlksRead - b.IdxBlksRead}
 	}
