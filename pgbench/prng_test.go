@@ -284,3 +284,13 @@ func TestScriptsAsPgbenchShowsThem(t *testing.T) {
 		t.Errorf("tpcb-like statements %q", got)
 	}
 }
+
+// BenchmarkNext is the cost of one tpcb-like transaction's keys.
+func BenchmarkNext(b *testing.B) {
+	c, _ := NewClients(18, 3, 1)
+	for i := 0; i < b.N; i++ {
+		if _, err := c[0].Next(TPCBLike, 100); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
