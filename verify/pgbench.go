@@ -414,9 +414,10 @@ func parsePgbenchStep(st *step) (sub string, scale, fillfactor int, run PgbenchR
 
 // actPgbench translates `pgbench init` and `pgbench run` (the hook-up in
 // translate is `case "pgbench": return r.actPgbench(st)`). init runs
-// pgbench -i and names the four tables and three indexes for show
-// buffercache; run runs pgbench and compares every figure of the
-// command's JSON result.
+// pgbench -i, names the four tables and three indexes for show
+// buffercache, and compares each relation's size in pages with the
+// result's "pages" {relname: pages}; run runs pgbench and compares every
+// figure of the command's JSON result (PgbenchResult).
 func (r *runner) actPgbench(st *step) (action, error) {
 	sub, scale, fillfactor, run, err := parsePgbenchStep(st)
 	if err != nil {
@@ -431,13 +432,32 @@ func (r *runner) actPgbench(st *step) (action, error) {
 				return err
 			}
 			ts, _ := pgbench.Tables(r.srv.Major, scale, fillfactor)
+			var rels []string
 			for _, t := range ts {
 				r.tables[t.Name] = &table{name: t.Name, next: t.Rows + 1}
+				rels = append(rels, t.Name)
 				if t.Index != "" {
 					r.indexes[t.Index] = t.Name
+					rels = append(rels, t.Index)
 				}
 			}
-			return nil
+			// The relations' sizes: the init result's "pages" {relname: pages}.
+			var sim struct {
+				Pages map[string]int64 `json:"pages"`
+			}
+			if b, err := json.Marshal(st.sim); err == nil {
+				_ = json.Unmarshal(b, &sim)
+			}
+			return r.session(ctx, func(conn *pgx.Conn) error {
+				for _, rel := range rels {
+					var n int64
+					if err := conn.QueryRow(ctx, sqlRelationPages(rel)).Scan(&n); err != nil {
+						return err
+					}
+					r.rep.add(st, rel+" pages", sim.Pages[rel], n, exact)
+				}
+				return nil
+			})
 		}, nil
 	}
 	if err := checkRunParams(r.srv.Major, run); err != nil {

@@ -83,3 +83,65 @@ func TestPgbenchOnServer(t *testing.T) {
 	require.GreaterOrEqual(t, tp.SharedDirtied, tp.SharedWritten)
 	require.Greater(t, tp.SharedDirtied, int64(0))
 }
+
+// actPgbench, the translation of the scenario's pgbench commands, on a real
+// 15: init compares the relations' pages with the result's "pages" (here
+// the heap sizes pgbench.Tables derives, which must be exact, and the
+// primary keys' sizes measured at scale 1: 276, 2 and 2 pages); run adds a
+// row for every figure, the sim side read from the result's JSON fields.
+func TestPgbenchActions(t *testing.T) {
+	privateTmp(t)
+	srv, err := NewServer(pgBin(t))
+	require.NoError(t, err)
+	t.Cleanup(func() { srv.Close() })
+	ctx := context.Background()
+	require.NoError(t, srv.Init(ctx, true, [][2]string{{"shared_buffers", "16MB"}, {"autovacuum", "off"}}))
+	require.NoError(t, srv.Start(ctx))
+	conn, err := srv.Connect(ctx)
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, "CREATE EXTENSION pg_buffercache")
+	require.NoError(t, err)
+	conn.Close(ctx)
+	r := &runner{srv: srv, rep: &Report{NBuffers: 2048}, tables: map[string]*table{}, indexes: map[string]string{}}
+
+	st := pgbenchStep("init", "scale=1")
+	pages := map[string]int64{"pgbench_accounts_pkey": 276, "pgbench_branches_pkey": 2, "pgbench_tellers_pkey": 2}
+	ts, err := pgbench.Tables(15, 1, 100)
+	require.NoError(t, err)
+	for _, tb := range ts {
+		pages[tb.Name] = tb.Pages()
+	}
+	st.sim = map[string]any{"pages": pages}
+	act, err := r.actPgbench(st)
+	require.NoError(t, err)
+	require.NoError(t, act(ctx, st))
+	require.Len(t, r.rep.Rows, 7)
+	for _, row := range r.rep.Rows {
+		require.True(t, row.OK, "%s: sim %d, real %d", row.Figure, row.Sim, row.Real)
+	}
+	require.Equal(t, "pgbench_accounts", r.indexes["pgbench_accounts_pkey"])
+	require.NotNil(t, r.tables["pgbench_history"])
+
+	st = pgbenchStep("run", "transactions=50", "builtin=select-only", "seed=3")
+	st.sim = PgbenchResult{Transactions: 50, Tables: map[string]PgbenchTable{"pgbench_accounts": {HeapBlksHit: 50}}}
+	act, err = r.actPgbench(st)
+	require.NoError(t, err)
+	require.NoError(t, act(ctx, st))
+	rows := map[string]Row{}
+	for _, row := range r.rep.Rows[7:] {
+		rows[row.Figure] = row
+	}
+	require.Len(t, rows, 9+4*7+3*2)
+	require.True(t, rows["transactions"].OK)
+	require.EqualValues(t, 50, rows["transactions"].Real)
+	// 50 lookups: 50 heap pages, hit or read (the sim says all hit).
+	acc := rows["pgbench_accounts heap_blks_hit"]
+	require.EqualValues(t, 50, acc.Sim)
+	require.EqualValues(t, 50, acc.Real+rows["pgbench_accounts heap_blks_read"].Real)
+	require.False(t, rows["tps (×1000)"].Judged)
+
+	_, err = r.actPgbench(pgbenchStep("run", "transactions=0"))
+	require.ErrorContains(t, err, "transactions=0")
+	_, err = r.actPgbench(pgbenchStep("init", "scale=1", "fillfactor=101"))
+	require.ErrorContains(t, err, "fillfactor=101")
+}
