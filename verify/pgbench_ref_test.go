@@ -28,12 +28,12 @@ type pgbenchRefCase struct {
 	name          string
 	scale         int
 	sharedBuffers string
-	runs          []PgbenchRun
+	runs          []pgbench.RunCmd
 }
 
 var pgbenchRefCases = []pgbenchRefCase{
-	{"select-only_s10_sb32MB_t20000_seed3", 10, "32MB", []PgbenchRun{{Transactions: 20000, Builtin: pgbench.SelectOnly, Seed: 3, Clients: 1}}},
-	{"tpcb-like_s5_sb64MB_t10000_seed3-4_twophase", 5, "64MB", []PgbenchRun{
+	{"select-only_s10_sb32MB_t20000_seed3", 10, "32MB", []pgbench.RunCmd{{Transactions: 20000, Builtin: pgbench.SelectOnly, Seed: 3, Clients: 1}}},
+	{"tpcb-like_s5_sb64MB_t10000_seed3-4_twophase", 5, "64MB", []pgbench.RunCmd{
 		{Transactions: 10000, Builtin: pgbench.TPCBLike, Seed: 3, Clients: 1},
 		{Transactions: 10000, Builtin: pgbench.TPCBLike, Seed: 4, Clients: 1}}},
 }
@@ -49,7 +49,7 @@ type pgbenchRef struct {
 
 type pgbenchRefRun struct {
 	Args        []string              `json:"pgbench"`
-	Figures     PgbenchResult         `json:"figures"`
+	Figures     pgbench.Result        `json:"figures"`
 	Buffercache map[string]refBuffers `json:"buffercache"` // after the run, pgbench's relations' main forks; "(other)" the rest
 	Unused      int64                 `json:"buffercache_unused"`
 	Visibility  map[string][2]int64   `json:"visibility"` // after the run: all_visible, all_frozen pages
@@ -83,7 +83,7 @@ func runPgbenchRef(t *testing.T, major int, rc pgbenchRefCase) pgbenchRef {
 		ref.Settings[kv[0]] = kv[1]
 	}
 	ref.Procedure = []string{"initdb --data-checksums, the settings", "CREATE EXTENSION pg_buffercache; CREATE EXTENSION pg_visibility",
-		"pgbench " + strings.Join(pgbenchInitArgs(rc.scale, 100), " "), "CHECKPOINT", "pg_ctl restart -m fast"}
+		"pgbench " + strings.Join(pgbench.InitCmd{Scale: rc.scale, Fillfactor: 100}.Args(), " "), "CHECKPOINT", "pg_ctl restart -m fast"}
 	exec := func(qs ...string) {
 		conn, err := srv.Connect(ctx)
 		require.NoError(t, err)
@@ -112,7 +112,7 @@ func runPgbenchRef(t *testing.T, major int, rc pgbenchRefCase) pgbenchRef {
 			exec("CHECKPOINT")
 			ref.Procedure = append(ref.Procedure, "CHECKPOINT")
 		}
-		run := pgbenchRefRun{Args: pgbenchRunArgs(p), Buffercache: map[string]refBuffers{}, Visibility: map[string][2]int64{}}
+		run := pgbenchRefRun{Args: p.Args(), Buffercache: map[string]refBuffers{}, Visibility: map[string][2]int64{}}
 		ref.Procedure = append(ref.Procedure, "pgbench "+strings.Join(run.Args, " "))
 		run.Figures, err = srv.pgbenchRunFigures(ctx, p, func(conn *pgx.Conn) error {
 			rows, err := conn.Query(ctx, sqlRefBuffers)

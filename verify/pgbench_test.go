@@ -30,12 +30,12 @@ func TestPgbenchOnServer(t *testing.T) {
 
 	require.ErrorContains(t, srv.PgbenchInit(ctx, 1, 5), "fillfactor=5")
 	require.NoError(t, srv.PgbenchInit(ctx, 1, 100))
-	_, err = srv.PgbenchRunFigures(ctx, PgbenchRun{Transactions: 0, Builtin: pgbench.SelectOnly, Clients: 1})
+	_, err = srv.PgbenchRunFigures(ctx, pgbench.RunCmd{Transactions: 0, Builtin: pgbench.SelectOnly, Clients: 1})
 	require.ErrorContains(t, err, "transactions=0")
 
 	// select-only, 300 transactions, right after the init (scale 1: the
 	// primary key of accounts is 276 pages, a root over 275 leaves).
-	sel, err := srv.PgbenchRunFigures(ctx, PgbenchRun{Transactions: 300, Builtin: pgbench.SelectOnly, Seed: 3, Clients: 1})
+	sel, err := srv.PgbenchRunFigures(ctx, pgbench.RunCmd{Transactions: 300, Builtin: pgbench.SelectOnly, Seed: 3, Clients: 1})
 	require.NoError(t, err)
 	b, _ := json.Marshal(sel)
 	t.Logf("select-only: %s", b)
@@ -52,7 +52,7 @@ func TestPgbenchOnServer(t *testing.T) {
 	br := sel.Tables["pgbench_branches"]
 	require.EqualValues(t, 1, br.HeapBlksHit+br.HeapBlksRead)
 	require.EqualValues(t, 1, br.IdxBlksHit+br.IdxBlksRead)
-	require.Equal(t, PgbenchTable{}, sel.Tables["pgbench_tellers"])
+	require.Equal(t, pgbench.TableStats{}, sel.Tables["pgbench_tellers"])
 	// Frozen rows, nothing to hint, nothing written.
 	require.Zero(t, sel.WALRecords)
 	require.Zero(t, sel.SharedDirtied)
@@ -61,7 +61,7 @@ func TestPgbenchOnServer(t *testing.T) {
 	require.Greater(t, sel.TPS, 0.0)
 
 	// tpcb-like, 2 clients of 200 transactions.
-	tp, err := srv.PgbenchRunFigures(ctx, PgbenchRun{Transactions: 200, Builtin: pgbench.TPCBLike, Seed: 3, Clients: 2})
+	tp, err := srv.PgbenchRunFigures(ctx, pgbench.RunCmd{Transactions: 200, Builtin: pgbench.TPCBLike, Seed: 3, Clients: 2})
 	require.NoError(t, err)
 	b, _ = json.Marshal(tp)
 	t.Logf("tpcb-like: %s", b)
@@ -123,7 +123,7 @@ func TestPgbenchActions(t *testing.T) {
 	require.NotNil(t, r.tables["pgbench_history"])
 
 	st = pgbenchStep("run", "transactions=50", "builtin=select-only", "seed=3")
-	st.sim = PgbenchResult{Transactions: 50, Tables: map[string]PgbenchTable{"pgbench_accounts": {HeapBlksHit: 50}}}
+	st.sim = pgbench.Result{Transactions: 50, Tables: map[string]pgbench.TableStats{"pgbench_accounts": {HeapBlksHit: 50}}}
 	act, err = r.actPgbench(st)
 	require.NoError(t, err)
 	require.NoError(t, act(ctx, st))
