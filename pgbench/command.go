@@ -135,7 +135,8 @@ type IndexStats struct {
 //   - shared_written: every write of a shared buffer, by any process (15:
 //     pg_stat_bgwriter buffers_checkpoint + buffers_clean + buffers_backend,
 //     after a reload has made the checkpointer take in the backends'
-//     writes; 16+: pg_stat_io writes of object relation);
+//     writes, less the pages the relations grew by, which buffers_backend
+//     counts too; 16+: pg_stat_io writes of object relation);
 //   - shared_dirtied: the dirty buffers in pg_buffercache after less before,
 //     plus shared_written (each dirtying makes one clean buffer dirty, each
 //     write one dirty buffer clean);

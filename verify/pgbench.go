@@ -50,6 +50,7 @@ func (s *Server) PgbenchInit(ctx context.Context, scale, fillfactor int) error {
 // pgbenchSnapshot is the counters a run's figures are deltas of.
 type pgbenchSnapshot struct {
 	hit, read, written, dirty int64
+	extended                  int64 // before 16: the user relations' pages, all forks
 	wal                       walStats
 	tables                    map[string]pgbench.TableStats
 	indexes                   map[string]pgbench.IndexStats
@@ -59,9 +60,11 @@ const (
 	sqlPgbenchTables = `SELECT s.relname::text, coalesce(s.heap_blks_hit, 0), coalesce(s.heap_blks_read, 0),
  coalesce(s.idx_blks_hit, 0), coalesce(s.idx_blks_read, 0), u.n_tup_ins, u.n_tup_upd, u.n_tup_hot_upd
  FROM pg_statio_user_tables s JOIN pg_stat_user_tables u USING (relid)`
-	sqlPgbenchIndexes = "SELECT indexrelname::text, coalesce(idx_blks_hit, 0), coalesce(idx_blks_read, 0) FROM pg_statio_user_indexes"
-	sqlPgbenchDB      = "SELECT blks_hit, blks_read FROM pg_stat_database WHERE datname = current_database()"
-	sqlPgbenchDirty   = "SELECT count(*) FROM pg_buffercache WHERE isdirty"
+	sqlPgbenchIndexes    = "SELECT indexrelname::text, coalesce(idx_blks_hit, 0), coalesce(idx_blks_read, 0) FROM pg_statio_user_indexes"
+	sqlPgbenchDB         = "SELECT blks_hit, blks_read FROM pg_stat_database WHERE datname = current_database()"
+	sqlPgbenchDirty      = "SELECT count(*) FROM pg_buffercache WHERE isdirty"
+	sqlUserPagesAllForks = `SELECT (sum(pg_relation_size(oid, 'main') + pg_relation_size(oid, 'fsm') + pg_relation_size(oid, 'vm')) / 8192)::bigint
+ FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'i')`
 	// the client backends other than this session (pgbench's, until they
 	// have exited): the function under pg_stat_activity, without the view's
 	// joins to pg_database and pg_authid, so that waiting reads no buffer.
@@ -137,6 +140,11 @@ func (s *Server) pgbenchSnapshot(ctx context.Context, conn *pgx.Conn) (snap pgbe
 		return snap, err
 	}
 	snap.wal, snap.written = ww.w, ww.written
+	if s.Major < 16 { // buffers_backend also counts each page a backend extends by (mdextend registers it for sync)
+		if err = conn.QueryRow(ctx, sqlUserPagesAllForks, mode).Scan(&snap.extended); err != nil {
+			return snap, err
+		}
+	}
 	if err = conn.QueryRow(ctx, sqlPgbenchDirty, mode).Scan(&snap.dirty); err != nil {
 		return snap, fmt.Errorf("pg_buffercache (the cluster creates the extension): %w", err)
 	}
@@ -231,7 +239,7 @@ func (s *Server) pgbenchRunFigures(ctx context.Context, p pgbench.RunCmd, after 
 	}
 	res.SharedHit = afterSnap.hit - before.hit - own[0]
 	res.SharedRead = afterSnap.read - before.read - own[1]
-	res.SharedWritten = afterSnap.written - before.written
+	res.SharedWritten = afterSnap.written - before.written - (afterSnap.extended - before.extended)
 	res.SharedDirtied = afterSnap.dirty - before.dirty + res.SharedWritten
 	res.WALRecords = afterSnap.wal.records - before.wal.records
 	res.WALFPI = afterSnap.wal.fpi - before.wal.fpi
