@@ -8,6 +8,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/internal/engine"
 	"github.com/pgbufsim/pgbufsim/internal/engine/oltp"
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/pgbench"
 )
 
 // # pgbench
@@ -28,6 +29,8 @@ type PgbenchInitStep struct {
 type PgbenchInitResult struct {
 	Scale, Fillfactor int
 	Steps             []PgbenchInitStep
+	// Pages is each table's and primary key's size afterwards, by name.
+	Pages map[string]int
 }
 
 // String prints each statement with its EXPLAIN-style lines.
@@ -61,7 +64,13 @@ func (c *Cluster) PgbenchInit(scale, fillfactor int) (*PgbenchInitResult, error)
 		return nil, c.e.Failed(fmt.Errorf("pgbench init: %w", err))
 	}
 	c.bench = b
-	r := &PgbenchInitResult{Scale: scale, Fillfactor: fillfactor}
+	r := &PgbenchInitResult{Scale: scale, Fillfactor: fillfactor, Pages: map[string]int{}}
+	for _, t := range b.Tables() {
+		r.Pages[t.Name] = t.Rel.NPages()
+		if t.Index != nil {
+			r.Pages[t.Index.Name] = t.Index.Pages()
+		}
+	}
 	for _, s := range steps {
 		r.Steps = append(r.Steps, PgbenchInitStep{SQL: s.SQL, Result: (*StmtResult)(s.Result)})
 	}
@@ -153,8 +162,8 @@ func (c *Cluster) PgbenchRun(s PgbenchRunSpec) (*PgbenchResult, error) {
 	if name == "" {
 		name = "tpcb-like"
 	}
-	script, ok := map[string]oltp.Builtin{"tpcb-like": oltp.TPCBLike, "simple-update": oltp.SimpleUpdate, "select-only": oltp.SelectOnly}[name]
-	if !ok {
+	script, err := pgbench.ParseBuiltin(name)
+	if err != nil {
 		return fail(&pg.SettingError{Name: "builtin", Value: s.Builtin, Allowed: "tpcb-like, simple-update or select-only"})
 	}
 	if s.Transactions < 1 {
@@ -167,9 +176,12 @@ func (c *Cluster) PgbenchRun(s PgbenchRunSpec) (*PgbenchResult, error) {
 	if clients < 1 || clients > 1000 {
 		return fail(&pg.SettingError{Name: "clients", Value: fmt.Sprint(s.Clients), Allowed: "must be between 1 and 1000"})
 	}
-	keys := pgbenchKeys(s.Seed, clients, c.bench.Scale, script)
+	keys, err := pgbenchKeys(int(c.S.Version), clients, s.Seed, c.bench.Scale, script)
+	if err != nil {
+		return fail(err)
+	}
 	var res *oltp.RunResult
-	err := c.e.Command("pgbench run", 0, false, func() error {
+	err = c.e.Command("pgbench run", 0, false, func() error {
 		c.e.Pause()
 		var err error
 		res, err = c.bench.Run(script, s.Transactions, keys)

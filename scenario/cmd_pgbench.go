@@ -56,7 +56,7 @@ func (e *Env) cmdPgbench(args []datadriven.CmdArg) (Output, error) {
 			}
 			steps = append(steps, st)
 		}
-		return Output{Text: r.String(), JSON: map[string]any{"scale": r.Scale, "fillfactor": r.Fillfactor, "steps": steps}, Result: r}, nil
+		return Output{Text: r.String(), JSON: map[string]any{"scale": r.Scale, "fillfactor": r.Fillfactor, "steps": steps, "pages": r.Pages}, Result: r}, nil
 	}
 	spec := cluster.PgbenchRunSpec{}
 	for _, a := range args[1:] {

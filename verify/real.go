@@ -175,6 +175,8 @@ func (r *runner) translate(st *step) (action, error) {
 		return nil, fmt.Errorf("%s: no SQL translation: verify does not drop the machine's page cache (it would need root and would disturb the machine)", lineText(st))
 	case "index_scan":
 		return r.actIndexScan, nil
+	case "pgbench":
+		return r.actPgbench(st)
 	case "sleep":
 		ns, err := pg.ParseDuration(st.args[0].Key, 1e9)
 		if err != nil {

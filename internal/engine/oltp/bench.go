@@ -20,6 +20,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine"
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/pgbench"
 	"github.com/pgbufsim/pgbufsim/planner"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -196,21 +197,21 @@ func Init(c *engine.Cluster, scale, fillfactor int) (*Bench, []InitStep, error) 
 	return b, steps, nil
 }
 
-// Builtin is one of pgbench's builtin scripts.
-type Builtin int
+// Builtin is one of pgbench's builtin scripts; Txn one transaction's draws.
+type (
+	Builtin = pgbench.Builtin
+	Txn     = pgbench.Txn
+)
 
 // The builtin scripts (pgbench -b NAME).
 const (
-	TPCBLike Builtin = iota
-	SimpleUpdate
-	SelectOnly
+	TPCBLike     = pgbench.TPCBLike
+	SimpleUpdate = pgbench.SimpleUpdate
+	SelectOnly   = pgbench.SelectOnly
 )
 
-// Txn is one transaction's random draws (\set aid, bid, tid, delta).
-type Txn struct{ AID, BID, TID, Delta int64 }
-
 // Keys gives a client's transactions' draws in order.
-type Keys interface{ Next() Txn }
+type Keys interface{ Next() (Txn, error) }
 
 // RunResult is what a run did, for pgbench's summary and the statistics views.
 type RunResult struct {
@@ -245,30 +246,50 @@ func (b *Bench) Run(script Builtin, n int, keys []Keys) (*RunResult, error) {
 		before[t.Name] = b.Stat(t)
 	}
 	walBefore := c.WAL().Total
+	writesBefore := clientWrites(c)
+	hitBefore, readBefore := c.StatIODatabase()
+	// pgbench's setup connection first (GetTableInfo's queries): its own
+	// session, its catalog lookups, `select count(*) from pgbench_branches`
+	// (whose planning reads the primary key's metapage into this backend's
+	// rd_amcache, not the clients').
+	setup, err := c.BeginStatement(engine.SessionScan)
+	if err != nil {
+		return nil, err
+	}
+	start := setup.Now
+	{
+		s := &session{b: b, be: setup, meta: map[*Table]bool{}, targ: map[*Table]pg.BlockNumber{}}
+		done := false
+		if err := c.RunClient(setup, func() (bool, error) {
+			if done {
+				return true, nil
+			}
+			done = true
+			return false, s.scaleQuery()
+		}); err != nil {
+			return nil, err
+		}
+	}
 	bes := make([]*bufmgr.Backend, len(keys))
 	steps := make([]func() (bool, error), len(keys))
-	var start int64 = -1
 	for i := range keys {
 		be, err := c.BeginStatement(engine.SessionScan)
 		if err != nil {
 			return nil, err
 		}
-		if start < 0 {
-			start = be.Now
-		}
 		s := &session{b: b, be: be, meta: map[*Table]bool{}, targ: map[*Table]pg.BlockNumber{}}
-		done, started, k := 0, false, keys[i]
+		done, k := 0, keys[i]
 		bes[i] = be
 		steps[i] = func() (bool, error) {
-			if !started {
-				started = true
-				return false, s.scaleQuery()
-			}
 			if done == n {
 				return true, nil
 			}
 			done++
-			return false, s.transaction(script, k.Next())
+			d, err := k.Next()
+			if err != nil {
+				return true, err
+			}
+			return false, s.transaction(script, d)
 		}
 	}
 	if err := c.RunClients(bes, steps); err != nil {
@@ -276,19 +297,33 @@ func (b *Bench) Run(script Builtin, n int, keys []Keys) (*RunResult, error) {
 	}
 	var end int64
 	res := &RunResult{Transactions: n * len(keys), WAL: c.WAL().Total.Sub(walBefore), Tables: map[string]TableStat{}}
-	for _, be := range bes {
-		res.Buf.Hit += be.Buf.Hit
-		res.Buf.Read += be.Buf.Read
+	for _, be := range append(bes, setup) {
 		res.Buf.Dirtied += be.Buf.Dirtied
-		res.Buf.Written += be.Buf.Written
 		end = max(end, be.Now)
 	}
+	// Hits and reads as pg_stat_database counts them: every session's, its
+	// catalog lookups included.
+	hit, read := c.StatIODatabase()
+	res.Buf.Hit, res.Buf.Read = hit-hitBefore, read-readBefore
+	// Buffers written: the clients' writes of dirty victims (pg_stat_io's
+	// writes), not the pages they added to relations, which EXPLAIN would
+	// also count as written.
+	res.Buf.Written = clientWrites(c) - writesBefore
 	// The WAL the run inserted: its records, images and bytes.
 	res.TimeNs = end - start
 	for _, t := range b.Tables() {
 		res.Tables[t.Name] = b.Stat(t).Sub(before[t.Name])
 	}
 	return res, nil
+}
+
+// clientWrites is pg_stat_io's writes by client backends, every context.
+func clientWrites(c *engine.Cluster) int64 {
+	var n int64
+	for _, ctx := range c.Pool().Stats.Rel[bufmgr.ClientBackend] {
+		n += ctx[bufmgr.OpWrites]
+	}
+	return n
 }
 
 // plan is the first planning of a statement on t in the session:

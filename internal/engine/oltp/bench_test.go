@@ -13,7 +13,7 @@ func benchRun(b *testing.B, script Builtin) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	keys := []Keys{newTestKeys(1, 100, script)}
+	keys := []Keys{newTestKeys(b, 1, 100, script)}
 	b.ResetTimer()
 	res, err := bench.Run(script, b.N, keys)
 	if err != nil {

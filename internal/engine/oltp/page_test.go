@@ -129,4 +129,4 @@ func TestOneTransaction(t *testing.T) {
 
 type fixedKeys struct{ t Txn }
 
-func (f fixedKeys) Next() Txn { return f.t }
+func (f fixedKeys) Next() (Txn, error) { return f.t, nil }
