@@ -2,7 +2,6 @@ package bufmgr
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -634,34 +633,11 @@ func (p *Pool) DropRelBuffers(rel pg.RelID) {
 // dirty permanent buffer, write them in tag order with SyncOneBuffer (no usage
 // change, buffers stay valid), counted for the checkpointer in context normal.
 func (p *Pool) BufferSync(be *Backend, all bool) int {
-	var todo []pg.Buffer
-	for b := pg.Buffer(1); int(b) <= p.n; b++ {
-		s := p.states[b]
-		if s&pg.FlagDirty != 0 && (all || s&pg.FlagPermanent != 0) {
-			p.states[b] = s | pg.FlagCheckpointNeed
-			todo = append(todo, b)
-		}
-	}
-	sort.Slice(todo, func(i, j int) bool {
-		a, c := p.tags[todo[i]], p.tags[todo[j]]
-		if a.Rel != c.Rel {
-			return a.Rel < c.Rel
-		}
-		if a.Fork != c.Fork {
-			return a.Fork < c.Fork
-		}
-		return a.Block < c.Block
-	})
 	written := 0
-	for _, b := range todo {
-		s := p.states[b]
-		if s&pg.FlagCheckpointNeed == 0 || s&pg.FlagDirty == 0 {
-			continue
+	for _, b := range p.StartBufferSync(all) {
+		if p.SyncOneBuffer(be, b) {
+			written++
 		}
-		p.pinLocked(be, b)
-		p.flushBuffer(be, b, strategy.Normal)
-		p.Unpin(be, b)
-		written++
 	}
 	return written
 }

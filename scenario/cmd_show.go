@@ -27,6 +27,8 @@ func (e *Env) cmdShow(args []datadriven.CmdArg) (Output, error) {
 		return e.showWAL(rest)
 	case "settings":
 		return e.showSettings()
+	case "stat":
+		return e.showStat(rest)
 	case "replication":
 		return e.showReplication(rest)
 	case "corruption":
@@ -42,7 +44,7 @@ func (e *Env) cmdShow(args []datadriven.CmdArg) (Output, error) {
 		return Output{Text: fmt.Sprintf("%s: all_visible=%d all_frozen=%d", rest[0].Key, r.AllVisible, r.AllFrozen),
 			JSON: map[string]any{"all_visible": r.AllVisible, "all_frozen": r.AllFrozen}, Result: r}, nil
 	}
-	return Output{}, errorf("show %s: unknown (buffercache, pool, io, wal, settings, visibility, replication)", args[0].Key)
+	return Output{}, errorf("show %s: unknown (buffercache, pool, io, wal, settings, stat, visibility, replication)", args[0].Key)
 }
 
 // showBuffercache prints pg_buffercache grouped by relation.

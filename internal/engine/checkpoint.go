@@ -13,16 +13,28 @@ import (
 // fixes the new redo pointer, BufferSync writes every dirty permanent buffer
 // (usage counts untouched, buffers stay valid), then RUNNING_XACTS and
 // CHECKPOINT_ONLINE are written and flushed (CreateCheckPoint).
+//
+// A checkpoint under way first runs to its end without pausing; the
+// requests pending merge into this one, counted as one requested checkpoint
+// (checkpointer.go).
 func (c *Cluster) checkpoint() (*StmtResult, error) {
+	c.finishRunningCheckpoint()
 	start := c.now
+	c.ckpt.flags = 0
+	c.ckpt.Stats.Requested++
+	c.ckpt.lastStart = c.now / 1e9
 	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
 	lsn0 := c.wal.InsertLSN()
 	be.Now = c.wal.Checkpoint(be.Now, &be.WAL, c.S.Version)
 	redo, sizes := c.wal.RedoRecPtr(), c.pool.RelSizes()
 	written := c.pool.BufferSync(be, false)
+	writeEnd := be.Now
 	be.Now = c.storage.SyncAll(be.Now) // ProcessSyncRequests: fsync the files written since the last checkpoint
+	syncEnd := be.Now
 	be.Now = c.wal.FinishCheckpoint(be.Now, &be.WAL)
 	c.checkpointDone(redo, sizes)
+	c.checkpointFinished(redo, int64(written), writeEnd-start, syncEnd-writeEnd)
+	c.ckpt.next = c.ckptTimeoutWake(be.Now)
 	c.finish([]*participant{{be: be}})
 	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
 	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; WAL %d bytes", written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-lsn0))

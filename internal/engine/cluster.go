@@ -27,6 +27,8 @@ type Cluster struct {
 
 	now       int64
 	walwriter walWriter
+	ckpt      checkpointer // checkpointer.go
+	bgw       bgWriter     // bgwriter.go
 	sync      heap.SyncScans
 	rng       *pcg
 	seed      uint64
@@ -66,6 +68,7 @@ type mark struct {
 	wal     wal.Usage
 	statWAL wal.Usage
 	time    int64
+	bg      BgwriterStats
 }
 
 // NewCluster initdb's and starts a cluster with settings s. seed feeds the
@@ -111,6 +114,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	// initdb wrote the catalog: its pages are in the page cache.
 	st.Preload(pg.CatalogRel, catalogFor(s.Version).Pages+1)
 	c.walwriter.next = s.Int("wal_writer_delay")
+	c.startCheckpointer(0)
 	p.TrackIOTiming = s.Bool("track_io_timing")
 	if err := c.applyWALCompression(); err != nil {
 		return nil, err
@@ -216,12 +220,25 @@ func (c *Cluster) foldWAL(be *bufmgr.Backend) {
 
 // advanceTo lets background processes run up to time t, then sets the clock there.
 func (c *Cluster) advanceTo(t int64) {
-	for c.walwriter.next <= t {
-		c.runWalWriter()
+	for c.runBackground(t) {
 	}
 	if t > c.now {
 		c.now = t
 	}
+}
+
+// runBackground runs the background process due first at or before t, if
+// any (ties: the WAL writer, then the checkpointer), and reports whether one ran.
+func (c *Cluster) runBackground(t int64) bool {
+	switch {
+	case c.walwriter.next <= t && c.walwriter.next <= c.ckpt.next:
+		c.runWalWriter()
+	case c.ckpt.next <= t:
+		c.runCheckpointer()
+	default:
+		return false
+	}
+	return true
 }
 
 // participant is one process running a statement.
@@ -244,8 +261,7 @@ func (c *Cluster) run(ps []*participant) error {
 		if next == nil {
 			return nil
 		}
-		if c.walwriter.next <= next.be.Now {
-			c.runWalWriter()
+		if c.runBackground(next.be.Now) {
 			continue
 		}
 		done, err := next.step()
