@@ -18,11 +18,16 @@ import (
 // requests pending merge into this one, counted as one requested checkpoint
 // (checkpointer.go).
 func (c *Cluster) checkpoint() (*StmtResult, error) {
-	c.finishRunningCheckpoint()
 	start := c.now
+	// The end of a checkpoint under way is part of what CHECKPOINT waits for:
+	// its writes and records count in the command's result.
+	wal0, written0 := c.wal.Total, c.ckpt.Stats.BuffersWritten
+	c.finishRunningCheckpoint()
+	tail, tailWritten := c.wal.Total.Sub(wal0), c.ckpt.Stats.BuffersWritten-written0
 	c.ckpt.flags = 0
 	c.ckpt.Stats.Requested++
 	c.ckpt.lastStart = c.now / 1e9
+	ownStart := c.now
 	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
 	lsn0 := c.wal.InsertLSN()
 	be.Now = c.wal.Checkpoint(be.Now, &be.WAL, c.S.Version)
@@ -33,10 +38,14 @@ func (c *Cluster) checkpoint() (*StmtResult, error) {
 	syncEnd := be.Now
 	be.Now = c.wal.FinishCheckpoint(be.Now, &be.WAL)
 	c.checkpointDone(redo, sizes)
-	c.checkpointFinished(redo, int64(written), writeEnd-start, syncEnd-writeEnd)
+	c.checkpointFinished(redo, int64(written), writeEnd-ownStart, syncEnd-writeEnd)
 	c.ckpt.next = c.ckptTimeoutWake(be.Now)
 	c.finish([]*participant{{be: be}})
 	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
+	res.Buf.Written += tailWritten
+	res.WAL.Records += tail.Records
+	res.WAL.FPI += tail.FPI
+	res.WAL.Bytes += tail.Bytes
 	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; WAL %d bytes", written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-lsn0))
 	c.foldWAL(be)
 	return res, nil

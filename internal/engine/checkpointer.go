@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
@@ -364,10 +365,15 @@ func (c *Cluster) finishRunningCheckpoint() {
 		}
 		c.runCheckpointer()
 	}
-	ck.flags &^= ckptFast
+	// The requests pending (and the FAST one) are the caller's checkpoint's
+	// now: the clock moves to the end without the checkpointer starting another.
+	ck.flags = 0
+	next := ck.next
+	ck.next = math.MaxInt64
 	if ck.be.Now > c.now {
 		c.advanceTo(ck.be.Now)
 	}
+	ck.next = next
 }
 
 // BgwriterStats are the counters pg_stat_bgwriter shows (15, 16), which 17
