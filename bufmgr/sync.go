@@ -50,3 +50,22 @@ func (p *Pool) SyncOneBuffer(be *Backend, b pg.Buffer) bool {
 	p.Unpin(be, b)
 	return true
 }
+
+// CleanOneBuffer is the background writer's SyncOneBuffer (skip_recently_used
+// true): a buffer that is unpinned with usage count 0 is reusable; one that is
+// pinned or recently used is left alone; a reusable one that is valid and
+// dirty is written (context normal, by be). It reports whether it wrote and
+// whether the buffer is reusable (BUF_WRITTEN, BUF_REUSABLE).
+func (p *Pool) CleanOneBuffer(be *Backend, b pg.Buffer) (written, reusable bool) {
+	s := p.states[b]
+	if s.Refcount() != 0 || s.Usage() != 0 {
+		return false, false
+	}
+	if s&pg.FlagValid == 0 || s&pg.FlagDirty == 0 || s&pg.FlagIOInProgress != 0 {
+		return false, true
+	}
+	p.pinLocked(be, b)
+	p.flushBuffer(be, b, strategy.Normal)
+	p.Unpin(be, b)
+	return true, true
+}

@@ -46,7 +46,7 @@ func (c *Cluster) StatBgwriterSince(since string) (StatBgwriter, error) {
 		rep.CheckpointsTimed, rep.CheckpointsReq, rep.CheckpointsDone = k.Timed, k.Requested, k.Done
 		rep.BuffersCheckpoint = k.BuffersWritten
 		rep.WriteTimeMs, rep.SyncTimeMs = float64(k.WriteNs)/1e6, float64(k.SyncNs)/1e6
-		rep.BuffersClean, rep.MaxwrittenClean = s.BuffersClean, s.MaxWrittenClean
+		rep.BuffersClean, rep.MaxwrittenClean = s.BgWriter.Clean, s.BgWriter.MaxWritten
 		rep.BuffersBackend, rep.BuffersAlloc = s.BuffersBackend, s.BuffersAlloc
 		rep.Version = int(c.e.S.Version)
 		return nil

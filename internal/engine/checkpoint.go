@@ -9,44 +9,18 @@ import (
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
-// checkpoint runs CHECKPOINT (FAST | FORCE | WAIT): the REDO record (17+)
-// fixes the new redo pointer, BufferSync writes every dirty permanent buffer
-// (usage counts untouched, buffers stay valid), then RUNNING_XACTS and
-// CHECKPOINT_ONLINE are written and flushed (CreateCheckPoint).
-//
-// A checkpoint under way first runs to its end without pausing; the
-// requests pending merge into this one, counted as one requested checkpoint
-// (checkpointer.go).
+// checkpoint runs CHECKPOINT (FAST | FORCE | WAIT) in the checkpointer
+// (bgproc.Checkpointer.RunImmediate). Its result includes the end of a
+// checkpoint under way, which it waits for.
 func (c *Cluster) checkpoint() (*StmtResult, error) {
 	start := c.now
-	// The end of a checkpoint under way is part of what CHECKPOINT waits for:
-	// its writes and records count in the command's result.
-	wal0, written0 := c.wal.Total, c.ckpt.Stats.BuffersWritten
-	c.finishRunningCheckpoint()
-	tail, tailWritten := c.wal.Total.Sub(wal0), c.ckpt.Stats.BuffersWritten-written0
-	c.ckpt.flags = 0
-	c.ckpt.Stats.Requested++
-	c.ckpt.lastStart = c.now / 1e9
-	ownStart := c.now
-	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
-	lsn0 := c.wal.InsertLSN()
-	be.Now = c.wal.Checkpoint(be.Now, &be.WAL, c.S.Version)
-	redo, sizes := c.wal.RedoRecPtr(), c.pool.RelSizes()
-	written := c.pool.BufferSync(be, false)
-	writeEnd := be.Now
-	be.Now = c.storage.SyncAll(be.Now) // ProcessSyncRequests: fsync the files written since the last checkpoint
-	syncEnd := be.Now
-	be.Now = c.wal.FinishCheckpoint(be.Now, &be.WAL)
-	c.checkpointDone(redo, sizes)
-	c.checkpointFinished(redo, int64(written), writeEnd-ownStart, syncEnd-writeEnd)
-	c.ckpt.next = c.ckptTimeoutWake(be.Now)
+	r := c.ckpt.RunImmediate(c.now, c.runOthersUntil, func(t int64) int64 { c.advanceTo(t); return c.now })
+	be := r.Be
 	c.finish([]*participant{{be: be}})
 	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
-	res.Buf.Written += tailWritten
-	res.WAL.Records += tail.Records
-	res.WAL.FPI += tail.FPI
-	res.WAL.Bytes += tail.Bytes
-	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; WAL %d bytes", written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-lsn0))
+	res.Buf.Written += r.TailWritten
+	res.WAL.Records, res.WAL.FPI, res.WAL.Bytes = res.WAL.Records+r.TailWAL.Records, res.WAL.FPI+r.TailWAL.FPI, res.WAL.Bytes+r.TailWAL.Bytes
+	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; WAL %d bytes", r.Written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-r.StartLSN))
 	c.foldWAL(be)
 	return res, nil
 }

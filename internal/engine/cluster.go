@@ -7,6 +7,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/freespace"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/bgproc"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -27,8 +28,11 @@ type Cluster struct {
 
 	now       int64
 	walwriter walWriter
-	ckpt      checkpointer // checkpointer.go
-	bgw       bgWriter     // bgwriter.go
+	ckpt      *bgproc.Checkpointer // background.go
+	bgw       *bgproc.BgWriter
+	// allocBase is buffers_alloc before the pool's last reset (the counter
+	// lives in StrategyControl, the statistic survives a restart).
+	allocBase int64
 	sync      heap.SyncScans
 	rng       *pcg
 	seed      uint64
@@ -68,7 +72,7 @@ type mark struct {
 	wal     wal.Usage
 	statWAL wal.Usage
 	time    int64
-	bg      BgwriterStats
+	bg      bgproc.Counters
 }
 
 // NewCluster initdb's and starts a cluster with settings s. seed feeds the
@@ -114,7 +118,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	// initdb wrote the catalog: its pages are in the page cache.
 	st.Preload(pg.CatalogRel, catalogFor(s.Version).Pages+1)
 	c.walwriter.next = s.Int("wal_writer_delay")
-	c.startCheckpointer(0)
+	c.ckpt, c.bgw = bgproc.NewCheckpointer(c.bgEnv()), bgproc.NewBgWriter(c.bgEnv())
 	p.TrackIOTiming = s.Bool("track_io_timing")
 	if err := c.applyWALCompression(); err != nil {
 		return nil, err
@@ -228,13 +232,20 @@ func (c *Cluster) advanceTo(t int64) {
 }
 
 // runBackground runs the background process due first at or before t, if
-// any (ties: the WAL writer, then the checkpointer), and reports whether one ran.
+// any (ties: the WAL writer, the checkpointer, the background writer), and
+// reports whether one ran.
 func (c *Cluster) runBackground(t int64) bool {
+	if c.bgw.Hibernating() {
+		c.bgw.WakeOnAlloc(t)
+	}
+	ww, ck, bw := c.walwriter.next, c.ckpt.Next, c.bgw.Next
 	switch {
-	case c.walwriter.next <= t && c.walwriter.next <= c.ckpt.next:
+	case ww <= t && ww <= ck && ww <= bw:
 		c.runWalWriter()
-	case c.ckpt.next <= t:
-		c.runCheckpointer()
+	case ck <= t && ck <= bw:
+		c.ckpt.Run()
+	case bw <= t:
+		c.bgw.Run()
 	default:
 		return false
 	}

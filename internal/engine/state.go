@@ -5,6 +5,7 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/bgproc"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -36,7 +37,7 @@ func (c *Cluster) Pause() { c.advanceTo(c.now + costs.InterCommandNs) }
 func (c *Cluster) SetSettings(s *Settings) error {
 	c.S = s
 	c.pool.TrackIOTiming = s.Bool("track_io_timing")
-	c.configureCheckpointer()
+	c.ckpt.Configure(c.now)
 	return c.applyWALCompression()
 }
 
@@ -73,7 +74,8 @@ func (c *Cluster) Restart() error {
 	if c.txn.active {
 		return fmt.Errorf("restart: a transaction block is open (commit first)")
 	}
-	c.finishRunningCheckpoint() // shutdown: a spread checkpoint under way ends without pausing
+	// Shutdown: a spread checkpoint under way ends without pausing.
+	c.ckpt.Drain(c.now, c.runOthersUntil, func(t int64) int64 { c.advanceTo(t); return c.now })
 	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
 	written := c.pool.BufferSync(be, true)
 	be.Now = c.storage.SyncAll(be.Now)
@@ -82,9 +84,10 @@ func (c *Cluster) Restart() error {
 	c.finish([]*participant{{be: be}})
 	c.foldWAL(be)
 	c.ckpt.Stats.BuffersWritten += int64(written)
-	c.startCheckpointer(c.now) // a new checkpointer: its estimate and schedule start over
-	c.ckpt.allocBase += int64(c.pool.Control().NumBufferAllocs)
+	c.ckpt.Start(c.now) // a new checkpointer: its estimate and schedule start over
+	c.allocBase += int64(c.pool.Control().NumBufferAllocs)
 	c.pool.Reset()
+	c.bgw.Start(c.now)
 	c.sync = heap.SyncScans{}
 	c.initFileStale = true
 	return nil
@@ -202,7 +205,7 @@ type Mark struct {
 	WAL     wal.Usage
 	StatWAL wal.Usage
 	TimeNs  int64
-	Bg      BgwriterStats // pg_stat_bgwriter / pg_stat_checkpointer
+	Bg      bgproc.Counters // pg_stat_bgwriter / pg_stat_checkpointer
 }
 
 // SetMark remembers the WAL position and every counter under name.
