@@ -241,6 +241,7 @@ func (k *Checkpointer) step(fast bool) {
 	}
 	if k.Env.Pool.SyncOneBuffer(be, r.todo[r.done]) {
 		r.written++
+		k.Stats.BuffersWritten++ // counted as written (reported at each nap), not at the end
 	}
 	r.done++
 	k.Next = be.Now
@@ -283,7 +284,7 @@ func (k *Checkpointer) end() {
 	syncEnd := be.Now
 	be.Now = k.Env.WAL.FinishCheckpoint(be.Now, &be.WAL)
 	k.Env.CheckpointDone(r.redo, r.sizes)
-	k.Finished(r.redo, int64(r.written), writeEnd-r.startNs, syncEnd-writeEnd)
+	k.Finished(r.redo, 0, writeEnd-r.startNs, syncEnd-writeEnd)
 	k.logEnd(r.flags, r.written, writeEnd-r.startNs, syncEnd-writeEnd, be.Now-r.startNs, r.redo)
 	k.Env.FoldWAL(be)
 	k.run = nil
@@ -291,8 +292,9 @@ func (k *Checkpointer) end() {
 }
 
 // Finished is the bookkeeping every performed checkpoint shares (the
-// checkpointer's own and CHECKPOINT's): the counters, the record's end for
-// the idle test, UpdateCheckPointDistanceEstimate.
+// checkpointer's own and CHECKPOINT's): the counters (written: the buffers
+// not yet counted), the record's end for the idle test,
+// UpdateCheckPointDistanceEstimate.
 func (k *Checkpointer) Finished(redo pg.LSN, written, writeNs, syncNs int64) {
 	k.Stats.Done++
 	k.Stats.BuffersWritten += written
