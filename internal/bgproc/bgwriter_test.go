@@ -7,6 +7,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/guc"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
+	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
 	"github.com/stretchr/testify/require"
 )
@@ -80,4 +81,56 @@ func TestBgwriterOff(t *testing.T) {
 	require.True(t, w.Hibernating())
 	require.Equal(t, 0, w.nextToClean)
 	require.False(t, w.savedValid)
+}
+
+// Cleaning ahead of the hand. A pool of 600 buffers, every one holding a
+// dirty page at usage count 1 (600 extensions); one allocation then sweeps
+// the clock a full pass (every usage count to 0) and takes buffer 1: the
+// hand is at buffer 2, one pass done, 601 allocations counted.
+//
+// Round 1 (no saved state): bufs_to_lap = 600, nothing ahead (reusable_est
+// 0), smoothed_alloc = 601, upcoming = 601 × bgwriter_lru_multiplier 2 =
+// 1,202 (above the floor of 600 / 600 = 1). From the hand every buffer is
+// dirty at usage 0: it writes buffers 2 to 101 and stops at
+// bgwriter_lru_maxpages = 100 (maxwritten_clean 1). The density of reusable
+// buffers it found is 100 a 100 scanned: 10 + (1 − 10) / 16 = 9.4375.
+//
+// Round 2 (no allocations since): the hand has not moved, the cleaner is 100
+// ahead: bufs_to_lap 500, reusable_est = 100 / 9.4375 = 10, smoothed_alloc
+// decays to 601 − 601 / 16 = 563.4375, upcoming 1,126: again 100 written
+// (102 to 201), maxwritten_clean 2.
+func TestBgwriterCleansAheadOfTheHand(t *testing.T) {
+	env := testEnv(t, 600)
+	w := NewBgWriter(env)
+	p := env.Pool
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, 0)
+	p.CreateRel(1, 0, true)
+	for i := 0; i < 600; i++ {
+		b, _, err := p.Extend(be, 1, nil)
+		require.NoError(t, err)
+		p.MarkBufferDirty(be, b)
+		p.Unpin(be, b)
+	}
+	b, _, err := p.Control().GetBuffer(nil)
+	require.NoError(t, err)
+	require.Equal(t, pg.Buffer(1), b)
+	hand, passes, allocs := p.Control().SyncStart()
+	require.Equal(t, []any{1, uint64(1), uint64(601)}, []any{hand, passes, allocs})
+
+	w.Run()
+	require.Equal(t, BgWriterStats{Clean: 100, MaxWritten: 1}, w.Stats)
+	require.Equal(t, 101, w.nextToClean)
+	require.InDelta(t, 9.4375, w.smoothedDensity, 1e-6)
+	w.Run()
+	require.Equal(t, BgWriterStats{Clean: 200, MaxWritten: 2}, w.Stats)
+	require.Equal(t, 201, w.nextToClean)
+	require.InDelta(t, 563.4375, w.smoothedAlloc, 1e-4)
+	dirty := 0
+	for _, r := range p.Contents() {
+		if r.Dirty {
+			dirty++
+		}
+	}
+	require.Equal(t, 400, dirty, "buffers 2 to 201 written; 1 and 202 to 600 still dirty")
+	require.Equal(t, int64(200), p.Stats.Rel[bufmgr.BackgroundWriter][strategy.Normal][bufmgr.OpWrites], "pg_stat_io: background writer, normal context")
 }
