@@ -487,6 +487,11 @@ func (s *Settings) CheckModelled() error {
 		return &pg.SettingError{Name: "io_method", Value: s.Enum("io_method"),
 			Allowed: "version=19: io_uring is not modelled; give io_method=worker or sync"}
 	}
+	// ReadControlFile (xlog.c) refuses to start with less than two segments.
+	if mb := s.Int("max_wal_size"); mb/(pg.WalSegSize>>20) < 2 {
+		return &pg.SettingError{Name: "max_wal_size", Value: s.Format("max_wal_size"),
+			Allowed: "at least twice wal_segment_size (32MB): the server refuses to start below it"}
+	}
 	return nil
 }
 
