@@ -1,9 +1,7 @@
 package bufmgr
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -651,39 +649,11 @@ func (p *Pool) DropRelBuffers(rel pg.RelID) {
 // dirty permanent buffer, write them in tag order with SyncOneBuffer (no usage
 // change, buffers stay valid), counted for the checkpointer in context normal.
 func (p *Pool) BufferSync(be *Backend, all bool) int {
-	var todo []pg.Buffer
-	for b := pg.Buffer(1); int(b) <= p.n; b++ {
-		s := p.states[b]
-		if s&pg.FlagDirty != 0 && (all || s&pg.FlagPermanent != 0) {
-			p.states[b] = s | pg.FlagCheckpointNeed
-			todo = append(todo, b)
-		}
-	}
-	// Tag order as a two-word key per buffer (relation; fork and block; a
-	// valid tag is in one buffer only, so no two keys are equal and the order
-	// is total), sorted without sort.Slice's reflection.
-	keys := make([]syncKey, len(todo))
-	for i, b := range todo {
-		t := p.tags[b]
-		keys[i] = syncKey{rel: int64(t.Rel), forkBlock: uint64(t.Fork)<<32 | uint64(t.Block), b: b}
-	}
-	slices.SortFunc(keys, func(a, c syncKey) int {
-		if a.rel != c.rel {
-			return cmp.Compare(a.rel, c.rel)
-		}
-		return cmp.Compare(a.forkBlock, c.forkBlock)
-	})
 	written := 0
-	for _, k := range keys {
-		b := k.b
-		s := p.states[b]
-		if s&pg.FlagCheckpointNeed == 0 || s&pg.FlagDirty == 0 {
-			continue
+	for _, b := range p.StartBufferSync(all) {
+		if p.SyncOneBuffer(be, b) {
+			written++
 		}
-		p.pinLocked(be, b)
-		p.flushBuffer(be, b, strategy.Normal)
-		p.Unpin(be, b)
-		written++
 	}
 	return written
 }

@@ -290,6 +290,9 @@ type SettingsReport struct {
 	BulkReadRing, BulkWriteRing, VacuumRing int
 	SeqScanRingAbove                        int // a seq scan uses a ring above this many pages (NBuffers/4)
 	PinLimit                                int // 17+: MaxProportionalPins (0 before)
+	// CheckpointSegments is CheckPointSegments: a checkpoint is requested
+	// when a finished WAL segment is CheckpointSegments − 1 past the redo pointer's.
+	CheckpointSegments int
 }
 
 // Settings reports the settings in force.
@@ -298,7 +301,8 @@ func (c *Cluster) Settings() SettingsReport {
 	rep := SettingsReport{Version: s.Version, Device: c.e.Storage().Config().Device.Doc,
 		NBuffers: s.NBuffers(), MaxBackends: s.MaxBackends(), WALBuffersPages: s.WalBuffers(),
 		BulkReadRing: c.RingBuffers(strategy.BulkRead), BulkWriteRing: c.RingBuffers(strategy.BulkWrite),
-		VacuumRing: c.RingBuffers(strategy.Vacuum), SeqScanRingAbove: s.NBuffers() / 4}
+		VacuumRing: c.RingBuffers(strategy.Vacuum), SeqScanRingAbove: s.NBuffers() / 4,
+		CheckpointSegments: wal.CheckpointSegments(s.Int("max_wal_size"), s.Real("checkpoint_completion_target"))}
 	if s.Version >= 17 {
 		rep.PinLimit = s.PinLimit()
 	}

@@ -149,10 +149,14 @@ var gucs = []gucDef{
 			return "256kB"
 		}, doc: "BAS_VACUUM ring (0 or 128kB..16GB)"},
 	{name: "default_statistics_target", kind: kindInt, min: 1, max: 10000, modelled: true, def: fixed("100"), doc: "ANALYZE sample (300 × target rows)"},
-	{name: "bgwriter_lru_maxpages", kind: kindInt, min: 0, max: 1073741823, modelled: false, def: fixed("100"), doc: "background writer not simulated yet: the model behaves as with 0"},
-	{name: "bgwriter_delay", kind: kindDuration, unitNs: 1e6, min: 10e6, max: 10000e6, modelled: false, def: fixed("200ms"), doc: "background writer not simulated yet"},
-	{name: "checkpoint_timeout", kind: kindDuration, unitNs: 1e9, min: 30e9, max: 86400e9, modelled: false, def: fixed("5min"), doc: "timed checkpoints not simulated yet"},
-	{name: "max_wal_size", kind: kindSize, unit: pg.UnitMB, min: 2, max: 1 << 31, modelled: false, def: fixed("1GB"), doc: "WAL-triggered checkpoints not simulated yet"},
+	{name: "bgwriter_lru_maxpages", kind: kindInt, min: 0, max: 1073741823, modelled: true, def: fixed("100"), doc: "the background writer writes at most this many buffers a round (0: no cleaning)"},
+	{name: "bgwriter_delay", kind: kindDuration, unitNs: 1e6, min: 10e6, max: 10000e6, modelled: true, def: fixed("200ms"), doc: "the background writer's round interval"},
+	{name: "bgwriter_lru_multiplier", kind: kindReal, min: 0, max: 10, modelled: true, def: fixed("2"), doc: "the background writer cleans for this many times the smoothed recent allocations"},
+	{name: "bgwriter_flush_after", kind: kindSize, unit: pg.UnitBlocks, min: 0, max: 256, modelled: false, def: fixed("512kB"), doc: "write-back requests (sync_file_range) are not simulated: the page cache writes back on its own"},
+	{name: "checkpoint_timeout", kind: kindDuration, unitNs: 1e9, min: 30e9, max: 86400e9, modelled: true, def: fixed("5min"), doc: "the checkpointer starts a timed checkpoint this long after the last checkpoint's start"},
+	{name: "max_wal_size", kind: kindSize, unit: pg.UnitMB, min: 2, max: 1 << 31, modelled: true, def: fixed("1GB"), doc: "WAL-triggered checkpoints: every max_wal_size / (1 + checkpoint_completion_target) of WAL (CheckPointSegments)"},
+	{name: "checkpoint_completion_target", kind: kindReal, min: 0, max: 1, modelled: true, def: fixed("0.9"), doc: "a spread checkpoint's writes are paced to end by this fraction of the interval (IsCheckpointOnSchedule)"},
+	{name: "log_checkpoints", kind: kindBool, modelled: true, def: fixed("on"), doc: "print the background checkpoints' 'checkpoint starting' and 'checkpoint complete' lines"},
 	{name: "autovacuum", kind: kindBool, modelled: false, def: fixed("on"), doc: "autovacuum not simulated yet"},
 	{name: "wal_compression", kind: kindEnum, enum: []string{"off", "on", "pglz", "lz4", "zstd"}, modelled: true, def: fixed("off"), doc: "full-page images compressed for real (pglz, lz4, zstd; on = pglz)"},
 	{name: "track_io_timing", kind: kindBool, modelled: true, def: fixed("off"), doc: "print I/O Timings: in statement output (io_read_ms is always computed)"},
@@ -496,6 +500,11 @@ func (s *Settings) CheckModelled() error {
 	if s.Version >= 19 && s.Enum("io_method") == "io_uring" {
 		return &pg.SettingError{Name: "io_method", Value: s.Enum("io_method"),
 			Allowed: "version=19: io_uring is not modelled; give io_method=worker or sync"}
+	}
+	// ReadControlFile (xlog.c) refuses to start with less than two segments.
+	if mb := s.Int("max_wal_size"); mb/(pg.WalSegSize>>20) < 2 {
+		return &pg.SettingError{Name: "max_wal_size", Value: s.Format("max_wal_size"),
+			Allowed: "at least twice wal_segment_size (32MB): the server refuses to start below it"}
 	}
 	return nil
 }

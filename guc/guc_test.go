@@ -109,3 +109,19 @@ func TestRegisteredPolicyAccepted(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "lowest-free", s.Enum("replacement"))
 }
+
+// max_wal_size below two 16 MB segments: the server refuses to start
+// (ReadControlFile: "max_wal_size" must be at least twice "wal_segment_size").
+func TestMaxWALSizeAtLeastTwoSegments(t *testing.T) {
+	s, err := DefaultSettings(18)
+	require.NoError(t, err)
+	_, err = s.Set("max_wal_size", "31MB")
+	require.NoError(t, err, "the GUC's own range starts at 2MB")
+	err = s.CheckModelled()
+	var se *pg.SettingError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, "max_wal_size", se.Name)
+	_, err = s.Set("max_wal_size", "32MB")
+	require.NoError(t, err)
+	require.NoError(t, s.CheckModelled())
+}

@@ -28,12 +28,12 @@ func (e *Env) cmdShow(args []datadriven.CmdArg) (Output, error) {
 		return e.showWAL(rest)
 	case "settings":
 		return e.showSettings()
+	case "stat":
+		return e.showStat(rest)
 	case "replication":
 		return e.showReplication(rest)
 	case "corruption":
 		return e.showCorruption(rest)
-	case "stat":
-		return e.showStat(rest)
 	case "visibility":
 		if len(rest) == 0 || !positional(rest[0]) {
 			return Output{}, errorf("show visibility: expected a table name")
@@ -241,13 +241,14 @@ func (e *Env) showSettings() (Output, error) {
 	fmt.Fprintf(&b, "device profile: %s\n", r.Device)
 	js["machine"] = machine
 	derived := map[string]any{
-		"nbuffers":           r.NBuffers,
-		"max_backends":       r.MaxBackends,
-		"wal_buffers_pages":  r.WALBuffersPages,
-		"bulkread_ring":      r.BulkReadRing,
-		"bulkwrite_ring":     r.BulkWriteRing,
-		"vacuum_ring":        r.VacuumRing,
-		"seqscan_ring_above": r.SeqScanRingAbove,
+		"nbuffers":            r.NBuffers,
+		"max_backends":        r.MaxBackends,
+		"wal_buffers_pages":   r.WALBuffersPages,
+		"bulkread_ring":       r.BulkReadRing,
+		"bulkwrite_ring":      r.BulkWriteRing,
+		"vacuum_ring":         r.VacuumRing,
+		"seqscan_ring_above":  r.SeqScanRingAbove,
+		"checkpoint_segments": r.CheckpointSegments,
 	}
 	b.WriteString("-- derived\n")
 	fmt.Fprintf(&b, "NBuffers = %d\nMaxBackends = %d\n", r.NBuffers, r.MaxBackends)
@@ -262,7 +263,8 @@ func (e *Env) showSettings() (Output, error) {
 	}{{strategy.BulkRead, r.BulkReadRing}, {strategy.BulkWrite, r.BulkWriteRing}, {strategy.Vacuum, r.VacuumRing}} {
 		fmt.Fprintf(&b, "%s ring = %d buffers (%s)\n", k.kind, k.n, pg.FormatSize(int64(k.n)*pg.BLCKSZ))
 	}
-	fmt.Fprintf(&b, "seq scans use a ring above %d pages (NBuffers/4)", r.SeqScanRingAbove)
+	fmt.Fprintf(&b, "seq scans use a ring above %d pages (NBuffers/4)\n", r.SeqScanRingAbove)
+	fmt.Fprintf(&b, "CheckPointSegments = %d (a checkpoint is requested when the WAL segment %d past the redo pointer's is finished)", r.CheckpointSegments, r.CheckpointSegments-1)
 	js["derived"] = derived
 	return Output{Text: b.String(), JSON: js, Result: r}, nil
 }

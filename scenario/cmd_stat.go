@@ -7,13 +7,16 @@ import (
 	"github.com/cockroachdb/datadriven"
 )
 
+// Example: show stat bgwriter since=load
 // Example: show stat tables pgbench_accounts
 // Example: show stat database
 func (e *Env) showStat(args []datadriven.CmdArg) (Output, error) {
 	if len(args) == 0 || !positional(args[0]) {
-		return Output{}, errorf("show stat: expected tables [TABLE ...] or database")
+		return Output{}, errorf("show stat: expected bgwriter [since=MARK], tables [TABLE ...] or database")
 	}
 	switch args[0].Key {
+	case "bgwriter":
+		return e.showStatBgwriter(args)
 	case "tables":
 		var names []string
 		for _, a := range args[1:] {
@@ -49,5 +52,5 @@ func (e *Env) showStat(args []datadriven.CmdArg) (Output, error) {
 		return Output{Text: fmt.Sprintf("blks_hit=%d blks_read=%d", d.BlksHit, d.BlksRead),
 			JSON: map[string]any{"blks_hit": d.BlksHit, "blks_read": d.BlksRead}, Result: d}, nil
 	}
-	return Output{}, errorf("show stat %s: unknown (tables, database)", args[0].Key)
+	return Output{}, errorf("show stat %s: unknown (bgwriter, tables, database)", args[0].Key)
 }

@@ -166,7 +166,7 @@ func init() {
 		// Example: recover
 		{"recover", "recover", "crash recovery: redo from the last checkpoint's redo pointer, torn pages restored from full-page images where the WAL has one", (*Env).cmdRecover},
 		// Example: show buffercache big hot
-		{"show", "show buffercache [TABLE ...] | show pool | show io [context=C] [since=MARK] | show wal [since=MARK] | show settings | show visibility TABLE | show replication since=MARK | show corruption | show stat tables [TABLE ...] | show stat database", "pg_buffercache, a map of every buffer (relation, usage, dirty, clock hand, ring), pg_stat_io, WAL, settings, pg_visibility_map_summary, where the WAL goes (replicas, archive, logical decoding, incremental backup), pg_statio_user_tables with pg_stat_user_tables n_tup_*, pg_stat_database blks_*", (*Env).cmdShow},
+		{"show", "show buffercache [TABLE ...] | show pool | show io [context=C] [since=MARK] | show wal [since=MARK] | show stat bgwriter [since=MARK] | show stat tables [TABLE ...] | show stat database | show settings | show visibility TABLE | show replication since=MARK | show corruption", "pg_buffercache, a map of every buffer (relation, usage, dirty, clock hand, ring), pg_stat_io, WAL, pg_stat_bgwriter (and pg_stat_checkpointer on 17+), pg_statio_user_tables with pg_stat_user_tables n_tup_*, pg_stat_database blks_*, settings, pg_visibility_map_summary, where the WAL goes (replicas, archive, logical decoding, incremental backup)", (*Env).cmdShow},
 	}
 }
 
@@ -189,6 +189,7 @@ func (e *Env) Exec(cmd string, args []datadriven.CmdArg) (out Output, err error)
 			if len(notices) > 0 && err == nil {
 				out.Text = strings.Join(notices, "\n") + "\n" + out.Text
 			}
+			e.serverLog(&out)
 			e.powerFailure(&out)
 			e.afterCommand(cmd, args, &out, err)
 			if err == nil && e.CheckInvariants && e.C != nil {

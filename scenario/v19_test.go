@@ -191,7 +191,7 @@ func TestV19Examples(t *testing.T) {
 		require.NoError(t, err)
 		files = append(files, m...)
 	}
-	require.Len(t, files, 23) // every shipped example, the what-if policies included
+	require.Len(t, files, 24) // every shipped example, the what-if policies included
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			if testing.Short() && filepath.Base(path) != "ring-flood-small.scn" {

@@ -316,3 +316,10 @@ func (r *Ring) Check(nbuffers int) error {
 	}
 	return nil
 }
+
+// SyncStart is StrategySyncStart: the clock hand's 0-based position, the
+// complete passes it has made, and the allocations counted so far (the
+// caller keeps the last value: StrategySyncStart resets numBufferAllocs).
+func (c *Control) SyncStart() (hand int, passes, allocs uint64) {
+	return c.nextVictim, c.CompletePasses, c.NumBufferAllocs
+}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/pgbufsim/pgbufsim/verify/gen"
 )
 
 // RandomOptions configure a run of random scenarios on a real server.
@@ -15,7 +17,7 @@ type RandomOptions struct {
 	Version   int    // the server's major version (checked against the server)
 	N         int    // how many scenarios
 	FirstSeed uint64 // seeds FirstSeed … FirstSeed+N−1
-	MaxPoolMB int    // GenOptions.MaxPoolMB
+	MaxPoolMB int    // gen.Options.MaxPoolMB
 	OutDir    string // where each disagreement is written as a scenario file ("" for none)
 	Progress  io.Writer
 }
@@ -53,7 +55,7 @@ func RunRandom(ctx context.Context, o RandomOptions) (RandomSummary, error) {
 		}
 		seed := o.FirstSeed + uint64(i)
 		name := fmt.Sprintf("random-pg%d-seed%d.scn", o.Version, seed)
-		src := Generate(seed, GenOptions{Version: o.Version, MaxPoolMB: o.MaxPoolMB})
+		src := gen.Generate(seed, gen.Options{Version: o.Version, MaxPoolMB: o.MaxPoolMB})
 		sum.Scenarios++
 		rep, err := Run(ctx, name, src, Options{PGBin: o.PGBin, Seed: 1})
 		if err == nil && !rep.OK() {

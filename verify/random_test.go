@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pgbufsim/pgbufsim/verify/gen"
 	"github.com/stretchr/testify/require"
 )
 
@@ -59,7 +60,7 @@ func TestRandom(t *testing.T) {
 			for seed := uint64(1); seed <= uint64(n); seed++ {
 				t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 					name := fmt.Sprintf("random-pg%d-seed%d.scn", major, seed)
-					src := Generate(seed, GenOptions{Version: major, MaxPoolMB: 32})
+					src := gen.Generate(seed, gen.Options{Version: major, MaxPoolMB: 32})
 					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 					defer cancel()
 					rep, err := Run(ctx, name, src, Options{PGBin: bin, Seed: 1})

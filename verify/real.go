@@ -40,6 +40,7 @@ type runner struct {
 	settingsSaved  bool
 	simMarks       map[string]bufmgr.IOStats // the simulator's pg_stat_io at each mark
 	showsIO        bool                      // the scenario has a show io (16+): marks read pg_stat_io
+	showsBg        bool                      // the scenario has a show stat bgwriter: marks read its counters
 }
 
 // action runs one step on the server and adds its rows to the report.
@@ -49,7 +50,11 @@ type realMark struct {
 	lsn pg.LSN
 	wal walStats
 	io  ioStats // pg_stat_io (16+)
+	bg  bgStats // pg_stat_bgwriter / pg_stat_checkpointer (scenarios that show them)
 }
+
+// bgStats are the counters show stat bgwriter compares, in sqlStatBgwriter's order.
+type bgStats struct{ timed, requested, ckptWritten, clean, maxWritten, alloc int64 }
 
 // walStats is pg_stat_wal.
 type walStats struct{ records, fpi, bytes, buffersFull int64 }
@@ -203,6 +208,9 @@ func (r *runner) translate(st *step) (action, error) {
 			return r.actShowIO, nil
 		case "replication":
 			return nil, fmt.Errorf("%s: no SQL translation: verify starts no replica, archive or backup", lineText(st))
+		case "stat":
+			r.showsBg = true
+			return r.actShowStatBgwriter, nil
 		}
 	}
 	return nil, fmt.Errorf("%s: no SQL translation for the command %q", lineText(st), st.cmd)
@@ -814,6 +822,14 @@ func (r *runner) markNow(ctx context.Context, conn *pgx.Conn) (m realMark, err e
 	if r.showsIO {
 		m.io, err = statIONow(ctx, conn, r.srv.Major)
 	}
+	if r.showsBg && err == nil {
+		// The checkpointer reports its counters after a checkpoint ends, a
+		// moment after CHECKPOINT's waiter is woken: read until they settle.
+		m.bg, err = settled(ctx, conn, func() (b bgStats, err error) {
+			err = conn.QueryRow(ctx, sqlStatBgwriter(r.srv.Major)).Scan(&b.timed, &b.requested, &b.ckptWritten, &b.clean, &b.maxWritten, &b.alloc)
+			return b, err
+		})
+	}
 	return m, err
 }
 
@@ -853,6 +869,42 @@ func (r *runner) actShowWAL(ctx context.Context, st *step) error {
 	}
 	r.rep.add(st, "WAL bytes (LSN distance)", simInt(st.sim, "bytes"), int64(lsn-m.lsn), distTol)
 	r.rep.add(st, "wal_buffers_full", simInt(st.sim, "buffers_full"), w.buffersFull-m.wal.buffersFull, Tol{Info: true, Why: "WAL writer timing"})
+	return nil
+}
+
+// actShowStatBgwriter compares the background processes' counters since a
+// mark: checkpoints started by time and by request exactly (the
+// checkpointer's schedule and XLogCheckpointNeeded are the mechanism), the
+// buffers checkpoints wrote within the buffer tolerance; the background
+// writer's and buffers_alloc are shown (they follow the timing of its rounds
+// and every session's catalog lookups).
+func (r *runner) actShowStatBgwriter(ctx context.Context, st *step) error {
+	var since string
+	for _, a := range st.args[2:] {
+		if a.Key == "since" {
+			since = a.Vals[0]
+		}
+	}
+	m, ok := r.marks[since]
+	if !ok {
+		r.rep.Notes = append(r.rep.Notes, fmt.Sprintf("line %d: show stat bgwriter without since=MARK is not compared (the server's counters include initdb's start)", st.line))
+		return r.session(ctx, func(*pgx.Conn) error { return nil })
+	}
+	var now realMark
+	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
+		now, err = r.markNow(ctx, conn)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	b, a := now.bg, m.bg
+	r.rep.add(st, "checkpoints_timed", simInt(st.sim, "checkpoints_timed"), b.timed-a.timed, exact)
+	r.rep.add(st, "checkpoints_req", simInt(st.sim, "checkpoints_req"), b.requested-a.requested, exact)
+	r.rep.add(st, "buffers_checkpoint", simInt(st.sim, "buffers_checkpoint"), b.ckptWritten-a.ckptWritten,
+		Tol{Abs: max(r.nbuf()/10, 1), Why: "which listed buffers a checkpoint under a load reaches before the backends evict them follows the timing of its naps"})
+	r.rep.add(st, "buffers_clean", simInt(st.sim, "buffers_clean"), b.clean-a.clean, Tol{Info: true, Why: "the background writer's rounds follow its timing"})
+	r.rep.add(st, "buffers_alloc", simInt(st.sim, "buffers_alloc"), b.alloc-a.alloc, Tol{Info: true, Why: "every process's allocations, catalog lookups included"})
 	return nil
 }
 

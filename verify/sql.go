@@ -56,3 +56,14 @@ func sqlCheckpointWritten(major int) string {
 	}
 	return "SELECT buffers_checkpoint FROM pg_stat_bgwriter"
 }
+
+// sqlStatBgwriter reads the background processes' counters as
+// (timed, requested, buffers written by checkpoints, buffers_clean,
+// maxwritten_clean, buffers_alloc): 17 moved the checkpoint columns to
+// pg_stat_checkpointer.
+func sqlStatBgwriter(major int) string {
+	if major >= 17 {
+		return "SELECT c.num_timed, c.num_requested, c.buffers_written, b.buffers_clean, b.maxwritten_clean, b.buffers_alloc FROM pg_stat_checkpointer c, pg_stat_bgwriter b"
+	}
+	return "SELECT checkpoints_timed, checkpoints_req, buffers_checkpoint, buffers_clean, maxwritten_clean, buffers_alloc FROM pg_stat_bgwriter"
+}

@@ -146,6 +146,14 @@ type WAL struct {
 	lockFreeAt  int64  // WALWriteLock is free from this simulated time on
 	lastFlushNs int64  // the WAL writer's static lastflush (0 = never)
 
+	// ckptSegments is CheckPointSegments (0: no WAL-triggered checkpoints);
+	// onCkptNeeded is RequestCheckpoint(CHECKPOINT_CAUSE_XLOG), called with
+	// the simulated time at which a finished segment found it needed.
+	ckptSegments int
+	onCkptNeeded func(at int64)
+	// ckptLSN is the start of the last checkpoint record (ControlFile->checkPoint).
+	ckptLSN pg.LSN
+
 	// Total is pg_stat_wal: everything inserted since the cluster started.
 	Total Usage
 }
@@ -207,6 +215,33 @@ func bytePosToEndRecPtr(bytepos uint64) pg.LSN {
 		}
 	}
 	return pg.LSN(fullsegs*pg.WalSegSize + off)
+}
+
+// SetCheckpointSegments installs WAL-triggered checkpoint requests: fn is
+// called (with the simulated time) whenever a finished segment is
+// CheckPointSegments − 1 or more segments past the redo pointer's. segs < 1
+// or fn nil turns them off.
+func (w *WAL) SetCheckpointSegments(segs int, fn func(at int64)) {
+	w.ckptSegments, w.onCkptNeeded = segs, fn
+	if segs < 1 {
+		w.onCkptNeeded = nil
+	}
+}
+
+// CheckpointNeeded is XLogCheckpointNeeded: segment newSeg (just finished) is
+// at least CheckPointSegments − 1 segments past the redo pointer's segment.
+func (w *WAL) CheckpointNeeded(newSeg uint64) bool {
+	oldSeg := uint64(w.redo) / pg.WalSegSize
+	return w.ckptSegments > 0 && newSeg >= oldSeg+uint64(w.ckptSegments-1)
+}
+
+// CheckpointSegments is CalculateCheckpointSegments (xlog.c, the same in 15
+// to 19): max_wal_size in 16 MB segments divided by 1 +
+// checkpoint_completion_target, rounded down, at least 1 — the WAL one
+// checkpoint cycle may use while the next spread checkpoint is under way.
+func CheckpointSegments(maxWALSizeMB int64, completionTarget float64) int {
+	n := int(float64(maxWALSizeMB/(pg.WalSegSize>>20)) / (1.0 + completionTarget))
+	return max(n, 1)
 }
 
 // InsertLSN is pg_current_wal_insert_lsn().
@@ -338,6 +373,11 @@ func (w *WAL) xlogWrite(now int64, u *Usage, target, flushTo pg.LSN, flexible bo
 				now += c.FsyncNs
 				u.Fsyncs++
 				w.flush = w.write
+				// XLogWrite: request a checkpoint if too much WAL has been used
+				// since the redo pointer (XLogCheckpointNeeded on the segment just finished).
+				if w.onCkptNeeded != nil && w.CheckpointNeeded(uint64(w.write-1)/pg.WalSegSize) {
+					w.onCkptNeeded(now)
+				}
 			}
 		}
 		if partial {
@@ -435,9 +475,13 @@ func (w *WAL) Checkpoint(now int64, u *Usage, v pg.Version) int64 {
 func (w *WAL) FinishCheckpoint(now int64, u *Usage) int64 {
 	_, now = w.Insert(now, u, RunningXacts, 0)
 	var end pg.LSN
+	w.ckptLSN = w.InsertLSN()
 	end, now = w.Insert(now, u, CheckpointRecord(w.cfg.Version), 0)
 	return w.Flush(now, u, end)
 }
+
+// LastCheckpointLSN is where the last online checkpoint's record starts (its lsn= in the log).
+func (w *WAL) LastCheckpointLSN() pg.LSN { return w.ckptLSN }
 
 // ShutdownCheckpoint is CreateCheckPoint(CHECKPOINT_IS_SHUTDOWN) after the
 // buffers are written: no REDO record and no standby snapshot; the redo

@@ -9,23 +9,18 @@ import (
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
-// checkpoint runs CHECKPOINT (FAST | FORCE | WAIT): the REDO record (17+)
-// fixes the new redo pointer, BufferSync writes every dirty permanent buffer
-// (usage counts untouched, buffers stay valid), then RUNNING_XACTS and
-// CHECKPOINT_ONLINE are written and flushed (CreateCheckPoint).
+// checkpoint runs CHECKPOINT (FAST | FORCE | WAIT) in the checkpointer
+// (bgproc.Checkpointer.RunImmediate). Its result includes the end of a
+// checkpoint under way, which it waits for.
 func (c *Cluster) checkpoint() (*StmtResult, error) {
 	start := c.now
-	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
-	lsn0 := c.wal.InsertLSN()
-	be.Now = c.wal.Checkpoint(be.Now, &be.WAL, c.S.Version)
-	redo, sizes := c.wal.RedoRecPtr(), c.pool.RelSizes()
-	written := c.pool.BufferSync(be, false)
-	be.Now = c.storage.SyncAll(be.Now) // ProcessSyncRequests: fsync the files written since the last checkpoint
-	be.Now = c.wal.FinishCheckpoint(be.Now, &be.WAL)
-	c.checkpointDone(redo, sizes)
+	r := c.ckpt.RunImmediate(c.now, c.runOthersUntil, func(t int64) int64 { c.advanceTo(t); return c.now })
+	be := r.Be
 	c.finish([]*participant{{be: be}})
 	res := &StmtResult{Kind: "Checkpoint", Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, TimeNs: c.now - start}
-	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; LSN advanced %d bytes (the records' bytes plus alignment and page headers)", written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-lsn0))
+	res.Buf.Written += r.TailWritten
+	res.WAL.Records, res.WAL.FPI, res.WAL.Bytes = res.WAL.Records+r.TailWAL.Records, res.WAL.FPI+r.TailWAL.FPI, res.WAL.Bytes+r.TailWAL.Bytes
+	res.Extra = append(res.Extra, fmt.Sprintf("wrote %d buffers; redo lsn=%s; LSN advanced %d bytes (the records' bytes plus alignment and page headers)", r.Written, c.wal.RedoRecPtr(), c.wal.InsertLSN()-r.StartLSN))
 	c.foldWAL(be)
 	return res, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/freespace"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
+	"github.com/pgbufsim/pgbufsim/internal/bgproc"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -28,6 +29,11 @@ type Cluster struct {
 
 	now       int64
 	walwriter walWriter
+	ckpt      *bgproc.Checkpointer // background.go
+	bgw       *bgproc.BgWriter
+	// allocBase is buffers_alloc before the pool's last reset (the counter
+	// lives in StrategyControl, the statistic survives a restart).
+	allocBase int64
 	sync      heap.SyncScans
 	rng       *pcg
 	seed      uint64
@@ -67,6 +73,7 @@ type mark struct {
 	wal     wal.Usage
 	statWAL wal.Usage
 	time    int64
+	bg      bgproc.Counters
 }
 
 // NewCluster initdb's and starts a cluster with settings s. seed feeds the
@@ -113,6 +120,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	// initdb wrote the catalog: its pages are in the page cache.
 	st.Preload(pg.CatalogRel, catalogFor(s.Version).Pages+1)
 	c.walwriter.next = s.Int("wal_writer_delay")
+	c.ckpt, c.bgw = bgproc.NewCheckpointer(c.bgEnv()), bgproc.NewBgWriter(c.bgEnv())
 	p.TrackIOTiming = s.Bool("track_io_timing")
 	if err := c.applyWALCompression(); err != nil {
 		return nil, err
@@ -218,12 +226,35 @@ func (c *Cluster) foldWAL(be *bufmgr.Backend) {
 
 // advanceTo lets background processes run up to time t, then sets the clock there.
 func (c *Cluster) advanceTo(t int64) {
-	for c.walwriter.next <= t {
-		c.runWalWriter()
+	for c.runBackground(t) {
 	}
 	if t > c.now {
 		c.now = t
 	}
+}
+
+// runBackground runs the background process due first at or before t, if
+// any (ties: the WAL writer, the checkpointer, the background writer), and
+// reports whether one ran.
+func (c *Cluster) runBackground(t int64) bool {
+	ww, ck, bw := c.walwriter.next, c.ckpt.Next, c.bgw.Next
+	if c.bgw.Hibernating() {
+		c.bgw.WakeOnAlloc(t)
+		bw = c.bgw.Next
+	} else if ww > t && ck > t && bw > t {
+		return false // the common case: nothing due
+	}
+	switch {
+	case ww <= t && ww <= ck && ww <= bw:
+		c.runWalWriter()
+	case ck <= t && ck <= bw:
+		c.ckpt.Run()
+	case bw <= t:
+		c.bgw.Run()
+	default:
+		return false
+	}
+	return true
 }
 
 // participant is one process running a statement.
@@ -246,8 +277,7 @@ func (c *Cluster) run(ps []*participant) error {
 		if next == nil {
 			return nil
 		}
-		if c.walwriter.next <= next.be.Now {
-			c.runWalWriter()
+		if c.runBackground(next.be.Now) {
 			continue
 		}
 		done, err := next.step()

@@ -249,12 +249,15 @@ func (c *Cluster) Recover() (*RecoveryReport, error) {
 	}
 	// The server comes up: empty pool and page cache, the WAL ending where
 	// the flushed WAL ended, then the end-of-recovery checkpoint.
+	c.allocBase += int64(c.pool.Control().NumBufferAllocs)
 	c.pool.CrashReset(cs.walEnd)
+	c.bgw.Start(c.now)
 	c.wal.Recovered(cs.walEnd)
 	c.sync = heap.SyncScans{}
 	c.cat.InitFileStale = true
 	c.txn = transaction{} // a transaction open at the crash never committed
 	cs.down, cs.recovered = false, true
+	c.ckpt.Start(c.now) // the checkpoint under way at the crash died with the server
 	if _, err := c.checkpoint(); err != nil {
 		return nil, err
 	}

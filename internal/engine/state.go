@@ -6,6 +6,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/nbtree"
+	"github.com/pgbufsim/pgbufsim/internal/bgproc"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -37,6 +38,7 @@ func (c *Cluster) Pause() { c.advanceTo(c.now + costs.InterCommandNs) }
 func (c *Cluster) SetSettings(s *Settings) error {
 	c.S = s
 	c.pool.TrackIOTiming = s.Bool("track_io_timing")
+	c.ckpt.Configure(c.now)
 	return c.applyWALCompression()
 }
 
@@ -76,14 +78,20 @@ func (c *Cluster) Restart() error {
 	if c.txn.active {
 		return fmt.Errorf("restart: a transaction block is open (commit first)")
 	}
+	// Shutdown: a spread checkpoint under way ends without pausing.
+	c.ckpt.Drain(c.now, c.runOthersUntil, func(t int64) int64 { c.advanceTo(t); return c.now })
 	be := bufmgr.NewBackend(bufmgr.Checkpointer, c.now)
-	c.pool.BufferSync(be, true)
+	written := c.pool.BufferSync(be, true)
 	be.Now = c.storage.SyncAll(be.Now)
 	be.Now = c.wal.ShutdownCheckpoint(be.Now, &be.WAL)
 	c.checkpointDone(c.wal.RedoRecPtr(), c.pool.RelSizes())
 	c.finish([]*participant{{be: be}})
 	c.foldWAL(be)
+	c.ckpt.Stats.BuffersWritten += int64(written)
+	c.ckpt.Start(c.now) // a new checkpointer: its estimate and schedule start over
+	c.allocBase += int64(c.pool.Control().NumBufferAllocs)
 	c.pool.Reset()
+	c.bgw.Start(c.now)
 	c.sync = heap.SyncScans{}
 	c.cat.InitFileStale = true
 	return nil
@@ -205,17 +213,18 @@ type Mark struct {
 	WAL     wal.Usage
 	StatWAL wal.Usage
 	TimeNs  int64
+	Bg      bgproc.Counters // pg_stat_bgwriter / pg_stat_checkpointer
 }
 
 // SetMark remembers the WAL position and every counter under name.
 func (c *Cluster) SetMark(name string) {
-	c.marks[name] = mark{lsn: c.wal.InsertLSN(), io: c.pool.Stats, wal: c.wal.Total, statWAL: c.statWAL(), time: c.now, changes: c.rowChanges}
+	c.marks[name] = mark{lsn: c.wal.InsertLSN(), io: c.pool.Stats, wal: c.wal.Total, statWAL: c.statWAL(), time: c.now, changes: c.rowChanges, bg: c.BgwriterStats()}
 }
 
 // GetMark returns a mark by name.
 func (c *Cluster) GetMark(name string) (Mark, bool) {
 	m, ok := c.marks[name]
-	return Mark{LSN: m.lsn, Changes: m.changes, IO: m.io, WAL: m.wal, StatWAL: m.statWAL, TimeNs: m.time}, ok
+	return Mark{LSN: m.lsn, Changes: m.changes, IO: m.io, WAL: m.wal, StatWAL: m.statWAL, TimeNs: m.time, Bg: m.bg}, ok
 }
 
 // StatWAL is pg_stat_wal as the server reports it (parallel workers' WAL twice).

@@ -1,4 +1,4 @@
-// Command verify-random runs random scenarios (verify.Generate) on a real
+// Command verify-random runs random scenarios (package verify/gen) on a real
 // PostgreSQL server beside the simulator and writes every disagreement as a
 // ready-to-add scenario file. scripts/verify-random wraps it with the server
 // from scripts/pgbin:

@@ -1,4 +1,6 @@
-package verify
+// Package gen writes random valid scenarios for the differential tests:
+// each seed gives one scenario, the same every time.
+package gen
 
 import (
 	"fmt"
@@ -7,8 +9,8 @@ import (
 	"github.com/pgbufsim/pgbufsim/internal/rng"
 )
 
-// GenOptions bound the random scenarios.
-type GenOptions struct {
+// Options bound the random scenarios.
+type Options struct {
 	Version int // the server's major version (the scenario's cluster line, and which commands translate)
 	// MaxPoolMB caps shared_buffers (16–256MB; 0 means 256): the bounded run
 	// in scripts/test keeps to small pools so that a scenario takes seconds.
@@ -23,7 +25,7 @@ type GenOptions struct {
 // neither; then scans (serial or parallel, some repeated), VACUUM, ANALYZE
 // and index scans, ending with the buffer cache, the WAL since the first
 // mark, the visibility map and (16+) pg_stat_io.
-func Generate(seed uint64, o GenOptions) string {
+func Generate(seed uint64, o Options) string {
 	r := &gen{r: rng.New(seed ^ 0x70676275667369), v: o.Version}
 	g := r
 	maxPool := o.MaxPoolMB

@@ -1,4 +1,4 @@
-package verify
+package gen
 
 import (
 	"fmt"
@@ -19,8 +19,8 @@ func TestGenerateValid(t *testing.T) {
 	}
 	for _, v := range []int{15, 18, 19} {
 		for seed := uint64(1); seed <= uint64(n); seed++ {
-			src := Generate(seed, GenOptions{Version: v})
-			require.Equal(t, src, Generate(seed, GenOptions{Version: v}), "seed %d: not reproducible", seed)
+			src := Generate(seed, Options{Version: v})
+			require.Equal(t, src, Generate(seed, Options{Version: v}), "seed %d: not reproducible", seed)
 			name := fmt.Sprintf("random-%d-%d.scn", v, seed)
 			f, err := scenario.Parse(name, src)
 			require.NoError(t, err, src)
@@ -51,7 +51,7 @@ func TestGenerateValid(t *testing.T) {
 		"16MB", "32MB", "64MB", "128MB", "256MB"} {
 		require.Positive(t, seen[k], "no generated scenario has %q", k)
 	}
-	require.NotEqual(t, Generate(1, GenOptions{Version: 18}), Generate(2, GenOptions{Version: 18}))
-	require.NotContains(t, Generate(7, GenOptions{Version: 15}), "show io", "pg_stat_io is new in 16")
-	require.NotContains(t, Generate(7, GenOptions{Version: 18, MaxPoolMB: 32}), "shared_buffers=64MB")
+	require.NotEqual(t, Generate(1, Options{Version: 18}), Generate(2, Options{Version: 18}))
+	require.NotContains(t, Generate(7, Options{Version: 15}), "show io", "pg_stat_io is new in 16")
+	require.NotContains(t, Generate(7, Options{Version: 18, MaxPoolMB: 32}), "shared_buffers=64MB")
 }

@@ -1,0 +1,79 @@
+package bufmgr
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+)
+
+// StartBufferSync is the first half of BufferSync (bufmgr.c): every dirty
+// permanent buffer (every dirty buffer when all, as a shutdown checkpoint
+// does) gets BM_CHECKPOINT_NEEDED, and the list of them is returned in the
+// order the checkpoint writes them: by relation, fork and block (one
+// tablespace, so the per-tablespace balancing has nothing to balance). A
+// spread checkpoint then calls SyncOneBuffer on each, pausing between them.
+func (p *Pool) StartBufferSync(all bool) []pg.Buffer {
+	var todo []pg.Buffer
+	for b := pg.Buffer(1); int(b) <= p.n; b++ {
+		s := p.states[b]
+		if s&pg.FlagDirty != 0 && (all || s&pg.FlagPermanent != 0) {
+			p.states[b] = s | pg.FlagCheckpointNeed
+			todo = append(todo, b)
+		}
+	}
+	// Tag order as a two-word key per buffer (relation; fork and block; a
+	// valid tag is in one buffer only, so no two keys are equal and the order
+	// is total), sorted without sort.Slice's reflection.
+	keys := make([]syncKey, len(todo))
+	for i, b := range todo {
+		t := p.tags[b]
+		keys[i] = syncKey{rel: int64(t.Rel), forkBlock: uint64(t.Fork)<<32 | uint64(t.Block), b: b}
+	}
+	slices.SortFunc(keys, func(a, c syncKey) int {
+		if a.rel != c.rel {
+			return cmp.Compare(a.rel, c.rel)
+		}
+		return cmp.Compare(a.forkBlock, c.forkBlock)
+	})
+	for i, k := range keys {
+		todo[i] = k.b
+	}
+	return todo
+}
+
+// SyncOneBuffer is BufferSync's step on one listed buffer (SyncOneBuffer with
+// skip_recently_used false): if it still needs the checkpoint's write (no
+// backend wrote or evicted it since it was marked) and is not being read in,
+// write it in context normal, usage count untouched. It reports whether it
+// wrote.
+func (p *Pool) SyncOneBuffer(be *Backend, b pg.Buffer) bool {
+	s := p.states[b]
+	if s&pg.FlagCheckpointNeed == 0 || s&pg.FlagDirty == 0 || s&pg.FlagIOInProgress != 0 {
+		return false
+	}
+	p.pinLocked(be, b)
+	p.flushBuffer(be, b, strategy.Normal)
+	p.Unpin(be, b)
+	return true
+}
+
+// CleanOneBuffer is the background writer's SyncOneBuffer (skip_recently_used
+// true): a buffer that is unpinned with usage count 0 is reusable; one that is
+// pinned or recently used is left alone; a reusable one that is valid and
+// dirty is written (context normal, by be). It reports whether it wrote and
+// whether the buffer is reusable (BUF_WRITTEN, BUF_REUSABLE).
+func (p *Pool) CleanOneBuffer(be *Backend, b pg.Buffer) (written, reusable bool) {
+	s := p.states[b]
+	if s.Refcount() != 0 || s.Usage() != 0 {
+		return false, false
+	}
+	if s&pg.FlagValid == 0 || s&pg.FlagDirty == 0 || s&pg.FlagIOInProgress != 0 {
+		return false, true
+	}
+	p.pinLocked(be, b)
+	p.flushBuffer(be, b, strategy.Normal)
+	p.Unpin(be, b)
+	return true, true
+}
