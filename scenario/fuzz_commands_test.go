@@ -20,7 +20,11 @@ func FuzzScenario(f *testing.F) {
 	seeds, _ := filepath.Glob("../examples/*.scn")
 	for _, p := range seeds {
 		if b, err := os.ReadFile(p); err == nil {
-			f.Add(strings.ReplaceAll(string(b), "131072", "1310"))
+			src := strings.ReplaceAll(string(b), "131072", "1310")
+			// pgbench's tables at scale 1 (100,000 accounts) and short runs.
+			src = strings.NewReplacer("scale=10", "scale=1", "scale=5", "scale=1",
+				"transactions=20000", "transactions=200", "transactions=2000", "transactions=100").Replace(src)
+			f.Add(src)
 		}
 	}
 	f.Add("cluster version=15 shared_buffers=16MB\ntable t rows=1000 tuple_bytes=100\nindex t_id on=t key=id\ninsert t\nindex_scan t_id from=1 to=2000\n")
@@ -53,7 +57,8 @@ func FuzzScenario(f *testing.F) {
 // stop the input there (the bounds still allow rings, the quarter cliff
 // and evictions on the small pools).
 func tooBig(args []datadriven.CmdArg) bool {
-	limits := map[string]int64{"rows": 50_000, "pages": 5_000, "to": 50_000, "repeat": 4, "requests": 50_000}
+	limits := map[string]int64{"rows": 50_000, "pages": 5_000, "to": 50_000, "repeat": 4, "requests": 50_000,
+		"scale": 1, "transactions": 500, "clients": 8}
 	for _, a := range args {
 		for _, v := range a.Vals {
 			if lim, ok := limits[a.Key]; ok {
