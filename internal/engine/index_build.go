@@ -34,7 +34,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) 
 		next++
 		return next - 1, true
 	}
-	p := c.scanParticipant(be, ring, rel, c.newStream(be, ring, rel, false, true, cb))
+	p := c.scanParticipant(be, ring, rel, c.newStream(be, ring, rel, false, true, cb), false)
 	if err := c.run([]*participant{p}); err != nil {
 		return nil, err
 	}

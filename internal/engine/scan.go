@@ -75,13 +75,16 @@ func (c *Cluster) newStream(be *bufmgr.Backend, ring *strategy.Ring, rel *heap.R
 }
 
 // scanParticipant reads rel through stream, checking every page's tuples
-// (processPage) and releasing it.
-func (c *Cluster) scanParticipant(be *bufmgr.Backend, ring *strategy.Ring, rel *heap.Relation, stream *bufmgr.ReadStream) *participant {
+// (processPage) and releasing it; with prune, each page first goes through
+// heap_page_prune_opt, as a page-at-a-time scan's heap_prepare_pagescan
+// does (an MVCC snapshot's; CREATE INDEX's scan with SnapshotAny reads
+// tuple by tuple and prunes nothing).
+func (c *Cluster) scanParticipant(be *bufmgr.Backend, ring *strategy.Ring, rel *heap.Relation, stream *bufmgr.ReadStream, prune bool) *participant {
 	p := &participant{be: be, ring: ring}
 	vm := &vmPin{} // rs_vmbuffer, for 19's on-access pruning
 	p.step = func() (bool, error) {
 		b, blk, ok, err := stream.Next()
-		if err == nil && ok {
+		if err == nil && ok && prune {
 			err = c.pruneOnAccess(be, b, rel, blk, vm)
 		}
 		if err != nil || !ok {
@@ -212,7 +215,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 		cfg := c.streamConfig(false)
 		cfg.Advice = false // heapam's seq scans are READ_STREAM_SEQUENTIAL
 		stream := c.pool.NewReadStream(be, ring, rel.ID, cfg, next)
-		ps = append(ps, c.scanParticipant(be, ring, rel, stream))
+		ps = append(ps, c.scanParticipant(be, ring, rel, stream, true))
 	}
 	if workers == 0 || s.Bool("parallel_leader_participation") {
 		addParticipant(leader)
