@@ -229,7 +229,7 @@ func (r *runner) simple(sql func(*step) string) action {
 // in postgresql.conf, start, the extensions the queries need, then a restart
 // so the pool starts empty, as the simulator's does.
 func (r *runner) actCluster(st *step) (action, error) {
-	checksums := false
+	checksums, checksumsGiven := false, false
 	var conf [][2]string
 	v := pg.DefaultVersion // rewrite puts the server's version first
 	for _, a := range st.args {
@@ -248,13 +248,16 @@ func (r *runner) actCluster(st *step) (action, error) {
 		}
 		v := a.Vals[0]
 		if a.Key == "data_checksums" {
-			checksums = v == "on" || v == "true"
+			checksums, checksumsGiven = v == "on" || v == "true", true
 			continue
 		}
 		if a.Key == "wal_compression" {
 			r.walCompression = v
 		}
 		conf = append(conf, [2]string{a.Key, v})
+	}
+	if !checksumsGiven {
+		checksums = v >= 18 // initdb's default, as the simulator's
 	}
 	return func(ctx context.Context, st *step) error {
 		if err := r.srv.Init(ctx, checksums, conf); err != nil {

@@ -25,6 +25,9 @@ type session struct {
 	// targ: its rd_targblock per table.
 	meta map[*Table]bool
 	targ map[*Table]pg.BlockNumber
+	// readOnly: the running statement only reads (a SELECT: 19's scans
+	// then ask heap_page_prune_opt to set the VM, SO_HINT_REL_READ_ONLY).
+	readOnly bool
 	// items is a scan's copy of a key's entries; costs the planner's settings.
 	items [8]entry
 	costs *planner.Costs
@@ -71,10 +74,13 @@ func (s *session) assignXid() { s.wrote = true }
 // always had: one client.
 func (s *session) pruneOpt(t *Table, b pg.Buffer, blk pg.BlockNumber) {
 	p := &t.pages[blk]
+	minfree := max(pg.BLCKSZ*(100-t.Rel.Shape.Fillfactor)/100, pg.BLCKSZ/10)
+	if s.b.c.S.Version >= 19 && p.pruneXid == 0 && t.Rel.Flags(blk)&heap.PagePrunable != 0 && p.heapFreeSpace(t.width) < minfree {
+		s.pruneCopyMark(t, b, blk)
+	}
 	if !p.prunable(s.xid) {
 		return
 	}
-	minfree := max(pg.BLCKSZ*(100-t.Rel.Shape.Fillfactor)/100, pg.BLCKSZ/10)
 	if !p.full && p.heapFreeSpace(t.width) >= minfree {
 		return
 	}
@@ -96,6 +102,25 @@ func (s *session) pruneOpt(t *Table, b pg.Buffer, blk pg.BlockNumber) {
 		hole = s.imageHole(b, t.hole(blk))
 	}
 	s.logChange(b, wal.PruneLen(s.b.c.S.Version, o.redirected, o.dead, o.unused, image, hole), image)
+}
+
+// pruneCopyMark is 19's heap_page_prune_opt on a full page whose
+// pd_prune_xid a COPY set ("Set pd_prune_xid on insert", 378a216187) on a
+// page two batches share: the first batch made it all-visible and
+// all-frozen, so VACUUM skipped it and the mark stayed. Nothing is pruned;
+// a read-only statement's scan pins the VM page first to set it (already
+// set: nothing logged), and the mark is cleared as a hint
+// (MarkBufferDirtyHint: with checksums an image when the page was last
+// logged before the redo pointer).
+func (s *session) pruneCopyMark(t *Table, b pg.Buffer, blk pg.BlockNumber) {
+	if s.readOnly {
+		id := s.b.c.ForkRelID(t.Rel, pg.VMFork)
+		if vb, err := s.read(t, id, blk/heapBlocksPerVMPage, false); err == nil {
+			s.unpin(vb)
+		}
+	}
+	t.Rel.ClearFlags(blk, heap.PagePrunable)
+	s.b.c.Pool().MarkBufferDirtyHint(s.be, b, t.hole(blk))
 }
 
 // hintRow sets the hint bits a reader sets on row k's chain on heap page
