@@ -5,8 +5,8 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
-	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/internal/bgproc"
+	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
