@@ -3,7 +3,7 @@ package cluster
 import (
 	"fmt"
 
-	"github.com/pgbufsim/pgbufsim/internal/engine"
+	"github.com/pgbufsim/pgbufsim/catalog"
 )
 
 // StatBgwriter is pg_stat_bgwriter as PostgreSQL 15 and 16 have it; 17 moved
@@ -32,7 +32,7 @@ type StatBgwriter struct {
 // mark ("": since the cluster started).
 func (c *Cluster) StatBgwriterSince(since string) (StatBgwriter, error) {
 	var rep StatBgwriter
-	err := c.e.Command("show", engine.SessionPlain, true, func() error {
+	err := c.e.Command("show", catalog.StatBgwriter, true, func() error {
 		m, err := c.mark(since)
 		if err != nil {
 			return fmt.Errorf("show stat bgwriter: %w", err)

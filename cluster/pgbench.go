@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pgbufsim/pgbufsim/internal/engine"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/internal/engine/oltp"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/pgbench"
@@ -233,7 +233,7 @@ type TableStats struct {
 func (c *Cluster) StatTables(tables ...string) ([]TableStats, error) {
 	var out []TableStats
 	err := c.e.Command("show", 0, false, func() error {
-		if err := c.e.QuerySession(engine.SessionBuffercache); err != nil {
+		if err := c.e.QuerySession(catalog.StatTables); err != nil {
 			return err
 		}
 		rels := c.e.Tables()
@@ -273,7 +273,7 @@ type DatabaseStats struct{ BlksHit, BlksRead int64 }
 func (c *Cluster) StatDatabase() (DatabaseStats, error) {
 	var d DatabaseStats
 	err := c.e.Command("show", 0, false, func() error {
-		if err := c.e.QuerySession(engine.SessionBuffercache); err != nil {
+		if err := c.e.QuerySession(catalog.StatDatabase); err != nil {
 			return err
 		}
 		d.BlksHit, d.BlksRead = c.e.StatIODatabase()

@@ -142,9 +142,43 @@ func TestPgbenchAgainstPostgreSQL(t *testing.T) {
 						within(t, st.Step+" wal_bytes", r.WALBytes, st.WAL.Bytes, 0.03*float64(st.WAL.Bytes))
 					}
 				}
-				// The harness's pg_buffercache query after every step.
-				_, err := c.Buffercache()
+				// The harness's queries after every step, each in its own
+				// session here: pg_stat_wal, pg_stat_bgwriter and
+				// pg_stat_checkpointer, pg_statio_user_tables, pg_stat_io,
+				// pg_buffercache (twice: by relation and by block range),
+				// pg_stat_database, pg_stat_user_tables and
+				// pg_statio_user_indexes. Their catalog lookups (measured
+				// profiles) take their share of the pool.
+				_, err := c.WALSince("")
 				require.NoError(t, err)
+				_, err = c.StatBgwriterSince("")
+				require.NoError(t, err)
+				_, err = c.StatTables()
+				require.NoError(t, err)
+				_, err = c.StatIO("")
+				require.NoError(t, err)
+				bc, err := c.Buffercache()
+				require.NoError(t, err)
+				_, err = c.Buffercache()
+				require.NoError(t, err)
+				_, err = c.StatDatabase()
+				require.NoError(t, err)
+				_, err = c.StatTables()
+				require.NoError(t, err)
+				_, err = c.StatTables()
+				require.NoError(t, err)
+				// Buffers per relation within 1% of shared_buffers (the
+				// issue's target; select-only is deterministic on the server).
+				if strings.HasPrefix(st.Step, "run_") {
+					nbuf := float64(c.e.Pool().NBuffers())
+					for rel, want := range st.Buffercache {
+						if strings.Contains(rel, "/") || strings.HasPrefix(rel, "(") {
+							continue
+						}
+						within(t, st.Step+" "+rel+" buffers", int64(bc.Row(rel).Buffers), int64(want.Buffers), 0.01*nbuf)
+					}
+					t.Logf("%s (other): simulated %d, real %d", st.Step, bc.Row("(other)").Buffers, st.Buffercache["(other)"].Buffers)
+				}
 			}
 			for tb, want := range ref.PagesFinal {
 				var got int

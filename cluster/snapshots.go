@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/internal/engine"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
@@ -144,7 +145,7 @@ type IORow struct {
 // type's wal row after its relation rows.
 func (c *Cluster) StatIO(since string) ([]IORow, error) {
 	var rows []IORow
-	err := c.e.Command("show", engine.SessionPlain, true, func() error {
+	err := c.e.Command("show", catalog.StatIO, true, func() error {
 		m, err := c.mark(since)
 		if err != nil {
 			return fmt.Errorf("show io: %w", err)

@@ -209,6 +209,14 @@ func (r *runner) translate(st *step) (action, error) {
 		case "replication":
 			return nil, fmt.Errorf("%s: no SQL translation: verify starts no replica, archive or backup", lineText(st))
 		case "stat":
+			if len(st.args) > 1 {
+				switch st.args[1].Key {
+				case "tables":
+					return r.actShowStatTables, nil
+				case "database":
+					return r.actShowStatDatabase, nil
+				}
+			}
 			r.showsBg = true
 			return r.actShowStatBgwriter, nil
 		}

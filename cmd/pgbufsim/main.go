@@ -11,7 +11,7 @@
 //	pgbufsim plot FILE.scn -o out.svg|out.png
 //	pgbufsim animate FILE.scn -o out.html
 //	pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]
-//	pgbufsim catalog-profile --pgbin DIR
+//	pgbufsim catalog-profile --pgbin DIR [--append catalog/pgNN.go]
 //	pgbufsim help [settings | devices | commands]
 //
 // Before the command, --cpuprofile=DIR or --memprofile=DIR writes a CPU or
@@ -103,7 +103,7 @@ func usage(w io.Writer) {
 		"       pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]\n"+
 		"       pgbufsim plot FILE.scn -o out.svg|out.png [--seed=N]\n"+
 		"       pgbufsim animate FILE.scn -o out.html [--seed=N]\n"+
-		"       pgbufsim catalog-profile --pgbin DIR\n"+
+		"       pgbufsim catalog-profile --pgbin DIR [--append catalog/pgNN.go]\n"+
 		"       pgbufsim help [settings | devices | commands]\n"+
 		"Before the command: --cpuprofile=DIR or --memprofile=DIR (writes DIR/cpu.pprof or DIR/mem.pprof)")
 }
@@ -336,6 +336,7 @@ func catalogCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs := flag.NewFlagSet("catalog-profile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	pgbin := fs.String("pgbin", "", "PostgreSQL's bin directory (pg_config --bindir)")
+	appendTo := fs.String("append", "", "a profile file (catalog/pgNN.go): measure only the kinds it lacks and print it with them added")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -350,11 +351,27 @@ func catalogCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "pgbufsim catalog-profile: %v\n", err)
 		return 1
 	}
-	prof, err := verify.MeasureCatalog(ctx, *pgbin)
+	var old []byte
+	if *appendTo != "" {
+		if old, err = os.ReadFile(*appendTo); err != nil {
+			fmt.Fprintf(stderr, "pgbufsim catalog-profile: --append: %v\n", err)
+			return 1
+		}
+	}
+	prof, err := verify.MeasureCatalog(ctx, *pgbin, verify.OldKinds(old))
 	if err != nil {
 		fmt.Fprintf(stderr, "pgbufsim catalog-profile: %v\n", err)
 		return 1
 	}
-	prof.WriteGo(stdout, srv.Major)
+	if old == nil {
+		prof.WriteGo(stdout, srv.Major)
+		return 0
+	}
+	merged, err := prof.AppendGo(old)
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim catalog-profile: --append %s: %v\n", *appendTo, err)
+		return 1
+	}
+	stdout.Write(merged)
 	return 0
 }

@@ -65,6 +65,9 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		be.Buf, be.WAL = saved, savedWAL
 	}()
 	prof := catalog.For(p.Version)
+	if _, ok := prof.Kinds[kind]; !ok {
+		kind = catalog.Session // a kind the version's profile lacks (15's show io) pins as a plain session
+	}
 	pins := catalog.Decode(prof.Kinds[kind])
 	if txn.Active && kind != catalog.Worker {
 		if *txn.Started {
