@@ -367,12 +367,17 @@ func (s *session) scaleQuery() error {
 // the page held.
 func (s *session) seqScan(t *Table, onPage func(blk pg.BlockNumber) error) error {
 	t.stat.SeqScan++
+	vm := newVMPins() // the scan's rs_vmbuffer
+	defer vm.release(s)
 	for blk := range pg.BlockNumber(t.Rel.NPages()) {
 		b, err := s.read(t, t.Rel.ID, blk, false)
 		if err != nil {
 			return err
 		}
-		s.pruneOpt(t, b, blk)
+		if err := s.pruneOpt(t, b, blk, vm); err != nil {
+			s.unpin(b)
+			return err
+		}
 		s.hintPage(t, b, blk)
 		s.be.Now += costs.PageNs + int64(t.pages[blk].live+t.pages[blk].dead)*costs.TupleNs
 		if onPage != nil {

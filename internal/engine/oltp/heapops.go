@@ -71,18 +71,29 @@ func (s *session) assignXid() { s.wrote = true }
 // max(fillfactor reserve, BLCKSZ/10); then heap_page_prune removes the dead
 // tuples, logs what it changed (an image if the page was last logged
 // before the redo pointer) and clears PD_PAGE_FULL. The cleanup lock is
-// always had: one client.
-func (s *session) pruneOpt(t *Table, b pg.Buffer, blk pg.BlockNumber) {
+// always had: one client. From 19 a page that gets that far first has its
+// VM page pinned into the scan's vmbuffer (visibilitymap_pin: one access,
+// unless the scan holds that VM page already), whatever the statement.
+func (s *session) pruneOpt(t *Table, b pg.Buffer, blk pg.BlockNumber, vm *vmPins) error {
 	p := &t.pages[blk]
 	minfree := max(pg.BLCKSZ*(100-t.Rel.Shape.Fillfactor)/100, pg.BLCKSZ/10)
-	if s.b.c.S.Version >= 19 && p.pruneXid == 0 && t.Rel.Flags(blk)&heap.PagePrunable != 0 && p.heapFreeSpace(t.width) < minfree {
+	v19 := s.b.c.S.Version >= 19
+	if v19 && p.pruneXid == 0 && t.Rel.Flags(blk)&heap.PagePrunable != 0 && p.heapFreeSpace(t.width) < minfree {
+		if err := vm.pin(s, t, blk); err != nil {
+			return err
+		}
 		s.pruneCopyMark(t, b, blk)
 	}
 	if !p.prunable(s.xid) {
-		return
+		return nil
 	}
 	if !p.full && p.heapFreeSpace(t.width) >= minfree {
-		return
+		return nil
+	}
+	if v19 {
+		if err := vm.pin(s, t, blk); err != nil {
+			return err
+		}
 	}
 	// heap_prune_satisfies_vacuum first sets the hint bits of the tuples
 	// committed transactions left: with checksums, an XLOG_FPI_FOR_HINT when
@@ -91,7 +102,7 @@ func (s *session) pruneOpt(t *Table, b pg.Buffer, blk pg.BlockNumber) {
 	freed := int(p.dead)
 	o := p.prune()
 	if o.empty() {
-		return
+		return nil
 	}
 	t.Rel.RemoveTuples(blk, freed)
 	t.stat.Prunes++
@@ -102,23 +113,18 @@ func (s *session) pruneOpt(t *Table, b pg.Buffer, blk pg.BlockNumber) {
 		hole = s.imageHole(b, t.hole(blk))
 	}
 	s.logChange(b, wal.PruneLen(s.b.c.S.Version, o.redirected, o.dead, o.unused, image, hole), image)
+	return nil
 }
 
 // pruneCopyMark is 19's heap_page_prune_opt on a full page whose
 // pd_prune_xid a COPY set ("Set pd_prune_xid on insert", 378a216187) on a
 // page two batches share: the first batch made it all-visible and
-// all-frozen, so VACUUM skipped it and the mark stayed. Nothing is pruned;
-// a read-only statement's scan pins the VM page first to set it (already
-// set: nothing logged), and the mark is cleared as a hint
+// all-frozen, so VACUUM skipped it and the mark stayed. Nothing is pruned
+// (the caller pinned the VM page; a read-only statement's would set the
+// bits, already set: nothing logged), and the mark is cleared as a hint
 // (MarkBufferDirtyHint: with checksums an image when the page was last
 // logged before the redo pointer).
 func (s *session) pruneCopyMark(t *Table, b pg.Buffer, blk pg.BlockNumber) {
-	if s.readOnly {
-		id := s.b.c.ForkRelID(t.Rel, pg.VMFork)
-		if vb, err := s.read(t, id, blk/heapBlocksPerVMPage, false); err == nil {
-			s.unpin(vb)
-		}
-	}
 	t.Rel.ClearFlags(blk, heap.PagePrunable)
 	s.b.c.Pool().MarkBufferDirtyHint(s.be, b, t.hole(blk))
 }

@@ -50,6 +50,8 @@ func (s *session) lookup(t *Table, k int64, onLive func() error) error {
 	t.stat.IdxScan++
 	r := &t.rows[k-1]
 	cur, curBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	vm := newVMPins() // the index fetch's vmbuffer, held to the scan's end
+	defer vm.release(s)
 	release := func() {
 		if cur != pg.InvalidBuffer {
 			s.unpin(cur)
@@ -69,7 +71,10 @@ func (s *session) lookup(t *Table, k int64, onLive func() error) error {
 				return err
 			}
 			curBlk = blk
-			s.pruneOpt(t, cur, blk)
+			if err := s.pruneOpt(t, cur, blk, vm); err != nil {
+				release()
+				return err
+			}
 			s.be.Now += costs.FetchNs
 		}
 		if e.gone == 0 { // the row's current chain
@@ -139,8 +144,14 @@ func (s *session) indexInsert(t *Table, k int64, blk pg.BlockNumber) error {
 		if err != nil {
 			return err
 		}
-		s.pruneOpt(t, hb, pg.BlockNumber(e.blk))
+		// table_index_fetch_tuple_check: a fetch of its own (and its own vmbuffer) per version.
+		vm := newVMPins()
+		err = s.pruneOpt(t, hb, pg.BlockNumber(e.blk), vm)
+		vm.release(s)
 		s.unpin(hb)
+		if err != nil {
+			return err
+		}
 		if deadToAll(*e, s.xid) {
 			e.killed, killedAny = true, true
 		}

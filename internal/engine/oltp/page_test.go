@@ -130,3 +130,35 @@ func TestOneTransaction(t *testing.T) {
 type fixedKeys struct{ t Txn }
 
 func (f fixedKeys) Next() (Txn, error) { return f.t, nil }
+
+// 19's heap_page_prune_opt pins the table's VM page into the scan's
+// vmbuffer before it prunes (visibilitymap_pin, pruneheap.c); 15–18's does
+// not. By hand, on scale 1: transaction 1 updates aid 5 on page 0, which is
+// full, so the new version goes to the last page and the old one is left
+// dead with pd_prune_xid = transaction 1 (its heap_update pins the VM for
+// both pages: they were all-visible). Transaction 2 updates aid 6 on the
+// same page: its UPDATE's index fetch finds page 0 full with a prunable
+// xid and prunes it — on 19 one more access to the VM fork, on 18 none
+// (page 0 is no longer all-visible, so heap_update pins nothing; the
+// freed room takes the new version HOT, on the same page).
+func TestPruneOnAccessPinsVM(t *testing.T) {
+	for _, tc := range []struct {
+		v       pg.Version
+		vmReads int64
+	}{{18, 0}, {19, 1}} {
+		c := newTestCluster(t, tc.v, "16MB")
+		b, _, err := Init(c, 1, 100)
+		require.NoError(t, err)
+		_, err = b.Run(TPCBLike, 1, []Keys{fixedKeys{Txn{AID: 5, BID: 1, TID: 3, Delta: 1}}})
+		require.NoError(t, err)
+		vm := c.ForkRelID(b.Accounts.Rel, pg.VMFork)
+		h0, r0 := c.Pool().Accesses(vm)
+		prunes := b.Accounts.stat.Prunes
+		res, err := b.Run(TPCBLike, 1, []Keys{fixedKeys{Txn{AID: 6, BID: 1, TID: 3, Delta: 1}}})
+		require.NoError(t, err)
+		h1, r1 := c.Pool().Accesses(vm)
+		require.Equal(t, prunes+1, b.Accounts.stat.Prunes, "version %d: transaction 2 prunes page 0", tc.v)
+		require.Equal(t, int64(1), res.Tables[Accounts].HotUpd, "version %d: the pruned room takes aid 6's new version", tc.v)
+		require.Equal(t, tc.vmReads, h1+r1-h0-r0, "version %d: VM accesses of transaction 2", tc.v)
+	}
+}
