@@ -17,21 +17,25 @@ import (
 type Kind uint8
 
 const (
-	Session      Kind = iota // connect and run a trivial command (CHECKPOINT-like utilities)
-	First                    // the first session after a start: it rebuilds the relcache init file
-	Scan                     // SELECT count(*) FROM t, serial
-	Scan1w                   // the same with one parallel worker (leader and worker)
-	Insert                   // INSERT … SELECT generate_series
-	Vacuum                   // VACUUM t
-	Checkpoint               // CHECKPOINT
-	Buffercache              // the pg_buffercache query of `show buffercache`
-	Table                    // CREATE TABLE (catalog rows written: pages dirtied)
-	Copy                     // COPY … FROM STDIN
-	Worker                   // a parallel worker's own start-up (derived: scan1w − scan)
-	StatTables               // show stat tables: pg_statio_user_tables joined with pg_stat_user_tables
-	StatDatabase             // show stat database: pg_stat_database
-	StatBgwriter             // show stat bgwriter: a mark's queries and pg_stat_bgwriter (+ pg_stat_checkpointer)
-	StatIO                   // show io: a mark's queries and pg_stat_io (16+)
+	Session             Kind = iota // connect and run a trivial command (CHECKPOINT-like utilities)
+	First                           // the first session after a start: it rebuilds the relcache init file
+	Scan                            // SELECT count(*) FROM t, serial
+	Scan1w                          // the same with one parallel worker (leader and worker)
+	Insert                          // INSERT … SELECT generate_series
+	Vacuum                          // VACUUM t
+	Checkpoint                      // CHECKPOINT
+	Buffercache                     // the pg_buffercache query of `show buffercache`
+	Table                           // CREATE TABLE (catalog rows written: pages dirtied)
+	Copy                            // COPY … FROM STDIN
+	Worker                          // a parallel worker's own start-up (derived: scan1w − scan)
+	StatTables                      // show stat tables: pg_statio_user_tables joined with pg_stat_user_tables
+	StatDatabase                    // show stat database: pg_stat_database
+	StatBgwriter                    // show stat bgwriter: a mark's queries and pg_stat_bgwriter (+ pg_stat_checkpointer)
+	StatIO                          // show io: a mark's queries and pg_stat_io (16+)
+	PgbenchSetup                    // pgbench's setup connection: GetTableInfo's queries
+	PgbenchTPCB                     // a pgbench client's first tpcb-like transaction
+	PgbenchSimpleUpdate             // the same, simple-update
+	PgbenchSelectOnly               // the same, select-only
 )
 
 // Profile gives, per kind, the pins on each catalog page as a string:

@@ -43,7 +43,7 @@ type pgbenchRef struct {
 			Upd    int64 `json:"n_tup_upd"`
 			HotUpd int64 `json:"n_tup_hot_upd"`
 		} `json:"stat_tables"`
-		Buffercache map[string]struct{ Buffers int } `json:"buffercache"`
+		Buffercache map[string]struct{ Buffers, Dirty int } `json:"buffercache"`
 	} `json:"steps"`
 }
 
@@ -177,7 +177,7 @@ func TestPgbenchAgainstPostgreSQL(t *testing.T) {
 						}
 						within(t, st.Step+" "+rel+" buffers", int64(bc.Row(rel).Buffers), int64(want.Buffers), 0.01*nbuf)
 					}
-					t.Logf("%s (other): simulated %d, real %d", st.Step, bc.Row("(other)").Buffers, st.Buffercache["(other)"].Buffers)
+					t.Logf("%s (other): simulated %d (%d dirty), real %d (%d dirty)", st.Step, bc.Row("(other)").Buffers, bc.Row("(other)").Dirty, st.Buffercache["(other)"].Buffers, st.Buffercache["(other)"].Dirty)
 				}
 			}
 			for tb, want := range ref.PagesFinal {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pgbufsim/pgbufsim/pgbench"
 )
 
 // Catalog buffers are not a buffer-manager mechanism but the workload's
@@ -53,7 +54,44 @@ func catalogKinds(major int) []struct {
 		{"statDatabase", []string{sqlClearSnapshot, sqlPgbenchDB}},
 		{"statBgwriter", append(session[:len(session):len(session)], sqlStatBgwriter(major))},
 		{"statIO", append(session[:len(session):len(session)], sqlStatIO(major))},
+		// pgbench's sessions: its setup connection (GetTableInfo's
+		// queries) and a client's first transaction of each builtin (its
+		// statements planned once; later ones hit the relcache and syscache).
+		{"pgbenchSetup", pgbench.SetupQueries},
+		{"pgbenchTPCB", pgbenchTxn.SQL(pgbench.TPCBLike)},
+		{"pgbenchSimpleUpdate", pgbenchTxn.SQL(pgbench.SimpleUpdate)},
+		{"pgbenchSelectOnly", pgbenchTxn.SQL(pgbench.SelectOnly)},
 	}
+}
+
+// pgbenchTxn is the transaction the pgbench kinds are measured with.
+var pgbenchTxn = pgbench.Txn{AID: 1, BID: 1, TID: 1, Delta: 1}
+
+// pgbenchTables creates pgbench's tables at scale 1 in the profile's
+// database as pgbench -i would (rows by INSERT instead of COPY: the catalog
+// rows are the same), for the pgbench kinds.
+func pgbenchTables(major int) ([]string, error) {
+	steps, err := pgbench.Init(major, 1, 100)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, st := range steps {
+		switch st.Kind {
+		case pgbench.CreateTable, pgbench.VacuumAnalyze, pgbench.PrimaryKey, pgbench.Insert:
+			out = append(out, st.SQL)
+		case pgbench.Copy:
+			switch st.Table {
+			case "pgbench_branches":
+				out = append(out, "insert into pgbench_branches(bid,bbalance) values(1,0)")
+			case "pgbench_tellers":
+				out = append(out, "insert into pgbench_tellers(tid,bid,tbalance) select g, 1, 0 from generate_series(1, 10) g")
+			case "pgbench_accounts":
+				out = append(out, "insert into pgbench_accounts(aid,bid,abalance,filler) select g, 1, 0, '' from generate_series(1, 100000) g")
+			}
+		}
+	}
+	return out, nil
 }
 
 // CatalogProfile is, per statement kind, the pins on each catalog page (index
@@ -118,6 +156,13 @@ func MeasureCatalog(ctx context.Context, bin string, skip map[string]bool) (prof
 	if err := exec("work", "CREATE EXTENSION pg_buffercache", "CREATE EXTENSION pg_visibility",
 		"CREATE TABLE t (id int4, pad text) WITH (autovacuum_enabled = off)", "ALTER TABLE t ALTER COLUMN pad SET STORAGE PLAIN",
 		"INSERT INTO t SELECT g, repeat('x', 1800) FROM generate_series(1, 4000) g"); err != nil {
+		return nil, err
+	}
+	bench, err := pgbenchTables(srv.Major)
+	if err != nil {
+		return nil, err
+	}
+	if err := exec("work", bench...); err != nil {
 		return nil, err
 	}
 	// Flood tables: 8 of 400 pages, each under NBuffers/4 so scans use no ring.
@@ -263,8 +308,8 @@ func MeasureCatalog(ctx context.Context, bin string, skip map[string]bool) (prof
 			} else {
 				_, err = pgx.ForEachRow(rows, []any{&fn, &name}, func() error {
 					names[fn] = name
-					if len(name) == 2 && name[0] == 'f' {
-						floodFN[fn] = true
+					if len(name) == 2 && name[0] == 'f' || strings.HasPrefix(name, "pgbench_") {
+						floodFN[fn] = true // user relations' pages are not catalog pins
 					}
 					return nil
 				})

@@ -362,9 +362,12 @@ func (r *runner) comparePgbench(st *step, run pgbench.RunCmd, sim, real pgbench.
 	}
 	io := acc(real.SharedHit, real.SharedRead)
 	r.rep.add(st, "transactions", sim.Transactions, real.Transactions, exact)
-	// pgbench's sessions' own catalog lookups (relcache and syscache misses for its tables and statements) are not profiled: ~600-750 hits on 18.
-	r.rep.add(st, "shared hit", sim.SharedHit, real.SharedHit, Tol{Abs: io.Abs + 1000, Why: io.Why + " + 1000 catalog hits (pgbench's sessions are not profiled)"})
-	r.rep.add(st, "shared read", sim.SharedRead, real.SharedRead, Tol{Abs: io.Abs + 200, Why: io.Why + " + 200 catalog reads (likewise)"})
+	// pgbench's sessions' catalog lookups are measured profiles (its setup
+	// connection, one transaction of each builtin); a tpcb-like run on 18
+	// and 19 at scale 1 still leaves the server ~300-400 catalog hits more
+	// and ~170 reads fewer (the sessions' catalog pages it still has cached).
+	r.rep.add(st, "shared hit", sim.SharedHit, real.SharedHit, Tol{Abs: io.Abs + 600, Why: io.Why + " + 600 catalog hits (pgbench's sessions' profiles)"})
+	r.rep.add(st, "shared read", sim.SharedRead, real.SharedRead, Tol{Abs: io.Abs + 300, Why: io.Why + " + 300 catalog reads (likewise)"})
 	r.rep.add(st, "shared dirtied", sim.SharedDirtied, real.SharedDirtied, Tol{Pct: 2})
 	r.rep.add(st, "shared written", sim.SharedWritten, real.SharedWritten, r.bufTol(""))
 	r.rep.add(st, "WAL records", sim.WALRecords, real.WALRecords, Tol{Pct: 2})
