@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -45,47 +44,11 @@ func compareCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	var (
-		f      *scenario.File
-		points []*sweepPoint
-		status int
-	)
-	if sf.merge {
-		if fs.NArg() == 0 || len(varies) > 0 || sf.shard.n > 0 {
-			fmt.Fprintln(stderr, "usage: pgbufsim compare --merge SHARD.json...")
-			return 2
-		}
-		var err error
-		if _, f, varies, points, err = mergeShards("compare", fs.Args()); err != nil {
-			fmt.Fprintf(stderr, "pgbufsim compare: %v\n", err)
-			return 1
-		}
-		status = pointErrors("compare", "variant", varies, points, stderr)
-	} else {
-		if sf.out != "" && sf.shard.n == 0 {
-			fmt.Fprintln(stderr, "pgbufsim compare: --out names a shard file: it goes with --shard K/N")
-			return 2
-		}
-		if p := pointsProblem(fs.Args(), varies, *jobs); p != "" {
-			return usageError(stderr, "compare", p, "pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N] [--shard K/N [--out FILE]]")
-		}
-		path := fs.Arg(0)
-		var src string
-		f, src, status = readVaried("compare", path, varies, stderr)
-		if f == nil {
-			return status
-		}
-		points = crossProduct(varies)
-		mine, index := shardPoints(points, sf.shard)
-		runPoints(mine, f, varies, *seed, filepath.Dir(path), *jobs, stderr, endFigures)
-		status = pointErrors("compare", "variant", varies, points, stderr)
-		if sf.shard.n > 0 {
-			if err := writeShard("compare", path, f, src, *seed, varies, &sf, mine, index, len(points), stderr); err != nil {
-				fmt.Fprintf(stderr, "pgbufsim compare: %v\n", err)
-				return 1
-			}
-			return status
-		}
+	job := pointsJob{cmd: "compare", noun: "variant", mergeUsage: "pgbufsim compare --merge SHARD.json...",
+		runUsage: "pgbufsim compare FILE.scn --vary NAME=v1,v2,... [--vary ...] [--jobs N] [--seed N] [--shard K/N [--out FILE]]", end: endFigures}
+	_, f, varies, points, status, done := job.collect(fs, varies, &sf, *jobs, *seed, stderr)
+	if done {
+		return status
 	}
 	writeCompareTable(stdout, f, varies, points)
 	return status

@@ -230,3 +230,55 @@ func sameVary(a, b []shardVary) bool {
 	}
 	return true
 }
+
+// pointsJob is what sweep and compare share: the points of one run (all of
+// them, or one shard's, written to its shard file), or those of a merge of
+// shard files.
+type pointsJob struct {
+	cmd, noun            string // "sweep", "point"
+	mergeUsage, runUsage string
+	// end, if set, reads each point's cluster after its last step (compare).
+	end func(*scenario.Env) map[string]string
+}
+
+// collect runs or merges the points. done: the command is over with
+// status (a usage error, a failure, or a shard written); otherwise the
+// caller prints the points.
+func (j pointsJob) collect(fs *flag.FlagSet, varies varyFlags, sf *shardFlags, jobs int, seed uint64, stderr io.Writer) (path string, f *scenario.File, vs varyFlags, points []*sweepPoint, status int, done bool) {
+	if sf.merge {
+		if fs.NArg() == 0 || len(varies) > 0 || sf.shard.n > 0 {
+			fmt.Fprintln(stderr, "usage: "+j.mergeUsage)
+			return "", nil, nil, nil, 2, true
+		}
+		var err error
+		if path, f, varies, points, err = mergeShards(j.cmd, fs.Args()); err != nil {
+			fmt.Fprintf(stderr, "pgbufsim %s: %v\n", j.cmd, err)
+			return "", nil, nil, nil, 1, true
+		}
+		return path, f, varies, points, pointErrors(j.cmd, j.noun, varies, points, stderr), false
+	}
+	if sf.out != "" && sf.shard.n == 0 {
+		fmt.Fprintf(stderr, "pgbufsim %s: --out names a shard file: it goes with --shard K/N\n", j.cmd)
+		return "", nil, nil, nil, 2, true
+	}
+	if p := pointsProblem(fs.Args(), varies, jobs); p != "" {
+		return "", nil, nil, nil, usageError(stderr, j.cmd, p, j.runUsage), true
+	}
+	path = fs.Arg(0)
+	f, src, status := readVaried(j.cmd, path, varies, stderr)
+	if f == nil {
+		return "", nil, nil, nil, status, true
+	}
+	points = crossProduct(varies)
+	mine, index := shardPoints(points, sf.shard)
+	runPoints(mine, f, varies, seed, filepath.Dir(path), jobs, stderr, j.end)
+	status = pointErrors(j.cmd, j.noun, varies, points, stderr)
+	if sf.shard.n > 0 {
+		if err := writeShard(j.cmd, path, f, src, seed, varies, sf, mine, index, len(points), stderr); err != nil {
+			fmt.Fprintf(stderr, "pgbufsim %s: %v\n", j.cmd, err)
+			return "", nil, nil, nil, 1, true
+		}
+		return path, f, varies, points, status, true
+	}
+	return path, f, varies, points, status, false
+}

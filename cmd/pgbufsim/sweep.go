@@ -84,52 +84,15 @@ func sweepCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	var (
-		path   string
-		f      *scenario.File
-		points []*sweepPoint
-		status int
-	)
-	if sf.merge {
-		if fs.NArg() == 0 || len(varies) > 0 || sf.shard.n > 0 {
-			fmt.Fprintln(stderr, "usage: pgbufsim sweep --merge [--csv FILE] [--step LINE] SHARD.json...")
-			return 2
-		}
-		var err error
-		if path, f, varies, points, err = mergeShards("sweep", fs.Args()); err != nil {
-			fmt.Fprintf(stderr, "pgbufsim sweep: %v\n", err)
-			return 1
-		}
-		status = pointErrors("sweep", "point", varies, points, stderr)
-	} else {
-		if sf.shard.n > 0 && (flagSet(fs, "csv") || flagSet(fs, "step")) {
-			fmt.Fprintln(stderr, "pgbufsim sweep: --csv and --step are the merge's (--merge) or an unsharded run's: a shard writes only its shard file")
-			return 2
-		}
-		if sf.out != "" && sf.shard.n == 0 {
-			fmt.Fprintln(stderr, "pgbufsim sweep: --out names a shard file: it goes with --shard K/N")
-			return 2
-		}
-		if p := pointsProblem(fs.Args(), varies, *jobs); p != "" {
-			return usageError(stderr, "sweep", p, "pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] [--shard K/N [--out FILE]] FILE.scn")
-		}
-		path = fs.Arg(0)
-		var src string
-		f, src, status = readVaried("sweep", path, varies, stderr)
-		if f == nil {
-			return status
-		}
-		points = crossProduct(varies)
-		mine, index := shardPoints(points, sf.shard)
-		runPoints(mine, f, varies, *seed, filepath.Dir(path), *jobs, stderr, nil)
-		status = pointErrors("sweep", "point", varies, points, stderr)
-		if sf.shard.n > 0 {
-			if err := writeShard("sweep", path, f, src, *seed, varies, &sf, mine, index, len(points), stderr); err != nil {
-				fmt.Fprintf(stderr, "pgbufsim sweep: %v\n", err)
-				return 1
-			}
-			return status
-		}
+	if !sf.merge && sf.shard.n > 0 && (flagSet(fs, "csv") || flagSet(fs, "step")) {
+		fmt.Fprintln(stderr, "pgbufsim sweep: --csv and --step are the merge's (--merge) or an unsharded run's: a shard writes only its shard file")
+		return 2
+	}
+	job := pointsJob{cmd: "sweep", noun: "point", mergeUsage: "pgbufsim sweep --merge [--csv FILE] [--step LINE] SHARD.json...",
+		runUsage: "pgbufsim sweep --vary GUC=v1,v2,... [--vary ...] [--csv FILE] [--step LINE] [--jobs N] [--seed N] [--shard K/N [--out FILE]] FILE.scn"}
+	path, f, varies, points, status, done := job.collect(fs, varies, &sf, *jobs, *seed, stderr)
+	if done {
+		return status
 	}
 	step, err := tableStep(f, points, *stepLine)
 	if err != nil {
