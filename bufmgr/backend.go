@@ -27,6 +27,9 @@ type Backend struct {
 	IOReadNs int64
 	// Files is the process's open data files (their readahead state).
 	Files storage.Reader
+	// writeback is the process's WritebackContext: the tags written and
+	// not yet handed to the kernel for write-back.
+	writeback []pg.BufferTag
 
 	// small is PrivateRefCountArray: the first few buffers pinned, found by
 	// a short scan; pins is the overflow table (PrivateRefCountHash).

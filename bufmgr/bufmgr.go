@@ -17,6 +17,7 @@ type Costs struct {
 	ReadCallNs  int64 // one read system call served from the OS page cache (seed 003: ~4 µs per 8 kB read)
 	ReadPageNs  int64 // each further 8 kB copied by a vectored read
 	AdviseNs    int64 // one posix_fadvise(WILLNEED) system call
+	WritebackNs int64 // one sync_file_range(SYNC_FILE_RANGE_WRITE) system call (a *_flush_after write-back)
 }
 
 // Config configures a pool.
@@ -91,6 +92,9 @@ type Pool struct {
 	Stats IOStats
 	// TrackIOTiming is track_io_timing: read time goes into Stats.
 	TrackIOTiming bool
+	// FlushAfter is each process type's *_flush_after in blocks (0: no
+	// write-back requests): see scheduleWriteback.
+	FlushAfter [NumBackendTypes]int
 
 	// tracer sees every traced step (nil: off); traceBE and traceRing are
 	// the process and ring of the victim search under way.
@@ -390,6 +394,7 @@ func (p *Pool) getVictimBuffer(be *Backend, r *strategy.Ring) (pg.Buffer, error)
 				continue
 			}
 			p.flushBuffer(be, b, ctx)
+			p.scheduleWriteback(be, b, ctx)
 		}
 		if s&pg.FlagValid != 0 {
 			if fromRing {
@@ -655,6 +660,7 @@ func (p *Pool) BufferSync(be *Backend, all bool) int {
 			written++
 		}
 	}
+	p.IssuePendingWritebacks(be, strategy.Normal)
 	return written
 }
 

@@ -36,11 +36,12 @@ const (
 	OpExtends
 	OpReadBlocks // read_bytes / 8192 (18+)
 	OpReadTime   // read_time in ns (counted only while track_io_timing is on)
+	OpWritebacks // blocks whose write-back was requested (*_flush_after: sync_file_range)
 	NumIOOps
 )
 
 func (o IOOp) String() string {
-	return [...]string{"reads", "hits", "evictions", "reuses", "writes", "extends", "read_blocks", "read_time"}[o]
+	return [...]string{"reads", "hits", "evictions", "reuses", "writes", "extends", "read_blocks", "read_time", "writebacks"}[o]
 }
 
 // IOStats are pg_stat_io counters for object "relation", indexed by backend

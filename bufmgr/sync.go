@@ -55,6 +55,7 @@ func (p *Pool) SyncOneBuffer(be *Backend, b pg.Buffer) bool {
 	}
 	p.pinLocked(be, b)
 	p.flushBuffer(be, b, strategy.Normal)
+	p.scheduleWriteback(be, b, strategy.Normal)
 	p.Unpin(be, b)
 	return true
 }
@@ -74,6 +75,61 @@ func (p *Pool) CleanOneBuffer(be *Backend, b pg.Buffer) (written, reusable bool)
 	}
 	p.pinLocked(be, b)
 	p.flushBuffer(be, b, strategy.Normal)
+	p.scheduleWriteback(be, b, strategy.Normal)
 	p.Unpin(be, b)
 	return true, true
+}
+
+// scheduleWriteback is ScheduleBufferTagForWriteback (bufmgr.c): a buffer
+// just written joins the process's pending write-backs (its WritebackContext,
+// at most FlushAfter[its type] of them: checkpoint_flush_after for the
+// checkpointer, bgwriter_flush_after for the background writer,
+// backend_flush_after for backends' evictions; 0 is off); a full list is
+// issued at once, in the context of the write that filled it.
+func (p *Pool) scheduleWriteback(be *Backend, b pg.Buffer, ctx strategy.Kind) {
+	n := p.FlushAfter[be.Type]
+	if n <= 0 {
+		return
+	}
+	be.writeback = append(be.writeback, p.tags[b])
+	if len(be.writeback) >= n {
+		p.IssuePendingWritebacks(be, ctx)
+	}
+}
+
+// IssuePendingWritebacks is IssuePendingWritebacks (bufmgr.c): the pending
+// tags sorted, runs of consecutive blocks of one file merged (a tag listed
+// twice once), one smgrwriteback — sync_file_range(SYNC_FILE_RANGE_WRITE),
+// which starts the write-out of those dirty pages of the page cache without
+// waiting for it — per run, and pg_stat_io's writebacks counted as the
+// number of tags pending (duplicates included), in ctx.
+func (p *Pool) IssuePendingWritebacks(be *Backend, ctx strategy.Kind) {
+	wb := be.writeback
+	if len(wb) == 0 {
+		return
+	}
+	slices.SortFunc(wb, func(a, c pg.BufferTag) int {
+		if a.Rel != c.Rel {
+			return cmp.Compare(a.Rel, c.Rel)
+		}
+		return cmp.Compare(a.Block, c.Block)
+	})
+	for i := 0; i < len(wb); {
+		start, n := wb[i], 1
+		j := i + 1
+		for ; j < len(wb) && wb[j].Rel == start.Rel; j++ {
+			if wb[j].Block == wb[j-1].Block {
+				continue
+			}
+			if wb[j].Block != wb[j-1].Block+1 {
+				break
+			}
+			n++
+		}
+		be.Now += p.cfg.Costs.WritebackNs
+		p.cfg.Storage.Writeback(be.Now, start.Rel, start.Block, n)
+		i = j
+	}
+	p.Stats.Rel[be.Type][ctx][OpWritebacks] += int64(len(wb))
+	be.writeback = wb[:0]
 }

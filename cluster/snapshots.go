@@ -135,6 +135,7 @@ type IORow struct {
 	Evictions   int64
 	Reuses      int64
 	Writes      int64
+	Writebacks  int64 // blocks whose write-back was requested (*_flush_after)
 	Extends     int64
 	Fsyncs      int64 // object wal only
 	ReadTimeNs  int64 // pg_stat_io.read_time (counted whatever track_io_timing says)
@@ -166,7 +167,7 @@ func (c *Cluster) StatIO(since string) ([]IORow, error) {
 				}
 				rows = append(rows, IORow{BackendType: bt, Object: "relation", Context: k,
 					Reads: r[bufmgr.OpReads], Hits: r[bufmgr.OpHits], Evictions: r[bufmgr.OpEvictions], Reuses: r[bufmgr.OpReuses],
-					Writes: r[bufmgr.OpWrites], Extends: r[bufmgr.OpExtends], ReadTimeNs: r[bufmgr.OpReadTime]})
+					Writes: r[bufmgr.OpWrites], Writebacks: r[bufmgr.OpWritebacks], Extends: r[bufmgr.OpExtends], ReadTimeNs: r[bufmgr.OpReadTime]})
 			}
 			if w := st.WAL[bt]; w.Writes != 0 || w.Fsyncs != 0 {
 				rows = append(rows, IORow{BackendType: bt, Object: "wal", Context: strategy.Normal, Writes: w.Writes, Fsyncs: w.Fsyncs})

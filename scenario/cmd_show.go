@@ -134,7 +134,7 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 	timing := e.C.S.Bool("track_io_timing")
 	// fsyncs is counted for the WAL only (the relations' fsyncs are the
 	// checkpointer's, which pg_stat_io shows there too; not simulated).
-	fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8s %8s %7s", "backend_type", "object", "context", "reads", "hits", "evictions", "reuses", "writes", "extends", "fsyncs")
+	fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8s %10s %8s %7s", "backend_type", "object", "context", "reads", "hits", "evictions", "reuses", "writes", "writebacks", "extends", "fsyncs")
 	if timing {
 		fmt.Fprintf(&b, " %10s", "read_time")
 	}
@@ -147,14 +147,14 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 		}
 		shown = append(shown, r)
 		if r.Object == "wal" {
-			fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8d %8s %7d\n", r.BackendType, "wal", "normal", "", "", "", "", r.Writes, "", r.Fsyncs)
+			fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8d %10s %8s %7d\n", r.BackendType, "wal", "normal", "", "", "", "", r.Writes, "", "", r.Fsyncs)
 			js = append(js, map[string]any{"backend_type": r.BackendType.String(), "object": "wal", "context": "normal", "writes": r.Writes, "fsyncs": r.Fsyncs})
 			continue
 		}
-		fmt.Fprintf(&b, "%-18s %-8s %-9s %8d %8d %9d %8d %8d %8d %7s", r.BackendType, "relation", r.Context, r.Reads, r.Hits, r.Evictions, r.Reuses, r.Writes, r.Extends, "")
+		fmt.Fprintf(&b, "%-18s %-8s %-9s %8d %8d %9d %8d %8d %10d %8d %7s", r.BackendType, "relation", r.Context, r.Reads, r.Hits, r.Evictions, r.Reuses, r.Writes, r.Writebacks, r.Extends, "")
 		row := map[string]any{"backend_type": r.BackendType.String(), "object": "relation", "context": r.Context.String(),
 			"reads": r.Reads, "hits": r.Hits, "evictions": r.Evictions, "reuses": r.Reuses,
-			"writes": r.Writes, "extends": r.Extends}
+			"writes": r.Writes, "writebacks": r.Writebacks, "extends": r.Extends}
 		if timing { // pg_stat_io.read_time, in milliseconds
 			fmt.Fprintf(&b, " %10.3f", float64(r.ReadTimeNs)/1e6)
 			row["read_time"] = float64(r.ReadTimeNs/1000) / 1000

@@ -29,20 +29,37 @@ checkpoint`, checksums, fpw, after)
 }
 
 // inFlight is the request holding the n-th page write of crashSetup's
-// checkpoint: what the power loss at its start tears.
+// checkpoint: what the power loss at its start tears. The checkpoint writes
+// 66 pages in tag order — the catalog's pg_class rows page, t/0…t/63, then
+// t's new VM page — into the page cache, and every 32 written
+// (checkpoint_flush_after=256kB) asks for their write-back: the batch
+// sorted, runs of consecutive blocks of one file sent as requests of at
+// most 16 pages (128kB): [(other)] [t/0–15] [t/16–30], then [t/31–46]
+// [t/47–62], and at BufferSync's end [t/63] [t/vm/0]. The fsync after
+// finds nothing dirty left.
 func inFlight(n int) []string {
-	switch {
-	case n == 1:
-		return []string{fmt.Sprintf("(other)/%d", catalog.For(18).Pages)}
-	case n == 66:
-		return []string{"t/vm/0"}
+	var reqs [][]string
+	run := func(from, to int) {
+		for b := from; b <= to; b += 16 {
+			var r []string
+			for k := b; k <= min(b+15, to); k++ {
+				r = append(r, fmt.Sprintf("t/%d", k))
+			}
+			reqs = append(reqs, r)
+		}
 	}
-	first := (n - 2) / 16 * 16
-	var pages []string
-	for b := first; b < first+16; b++ {
-		pages = append(pages, fmt.Sprintf("t/%d", b))
+	reqs = append(reqs, []string{fmt.Sprintf("(other)/%d", catalog.For(18).Pages)})
+	run(0, 30)
+	run(31, 62)
+	run(63, 63)
+	reqs = append(reqs, []string{"t/vm/0"})
+	for _, r := range reqs {
+		if n <= len(r) {
+			return r
+		}
+		n -= len(r)
 	}
-	return pages
+	return nil
 }
 
 // TestCrashTearsTheRequestInFlight: for every N the torn pages are exactly

@@ -260,6 +260,38 @@ func (s *Storage) WriteLSN(now int64, file pg.RelID, blk pg.BlockNumber, lsn pg.
 	s.reclaim(now)
 }
 
+// Writeback is sync_file_range(SYNC_FILE_RANGE_WRITE) on blocks [blk,
+// blk+n) of file: the range's dirty pages are sent to the device (runs of
+// contiguous ones as one request) and become clean; the call does not wait
+// for them. Pages not cached or clean are left alone.
+func (s *Storage) Writeback(now int64, file pg.RelID, blk pg.BlockNumber, n int) {
+	if s.flat || s.cache.capacity == 0 {
+		return
+	}
+	f := int32(file)
+	runStart, runN := uint32(0), 0
+	flush := func() {
+		if runN > 0 {
+			s.submitRun(now, f, runStart, runN, true)
+			s.Stats.WrittenBack += int64(runN)
+		}
+		runN = 0
+	}
+	for b := uint32(blk); b < uint32(blk)+uint32(n); b++ {
+		p := s.cache.lookup(f, b)
+		if p == 0 || s.cache.nodes[p].flags&flagDirty == 0 {
+			flush()
+			continue
+		}
+		if runN == 0 {
+			runStart = b
+		}
+		runN++
+		s.cache.clearDirty(p)
+	}
+	flush()
+}
+
 // Sync is fsync of file f: every dirty page is written back, contiguous
 // pages in one request; it returns when the last write completes.
 func (s *Storage) Sync(now int64, file pg.RelID) int64 {

@@ -8,6 +8,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/guc"
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
@@ -279,6 +280,7 @@ func (k *Checkpointer) onSchedule(progress float64) bool {
 // and flush them, update the distance estimate, log the end.
 func (k *Checkpointer) end() {
 	r, be := k.run, k.be
+	k.Env.Pool.IssuePendingWritebacks(be, strategy.Normal) // BufferSync's last
 	writeEnd := be.Now
 	be.Now = k.Env.Storage.SyncAll(be.Now)
 	syncEnd := be.Now

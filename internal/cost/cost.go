@@ -29,7 +29,9 @@ import (
 //     unlock) ~0.75 µs: seed 003's warm index scan (F003-1) spends 0.534 ms on
 //     504 buffers, ~1.06 µs each with the pin and the visibility check. That
 //     figure calibrates it; F003-2 to -4 then follow from the storage model.
-//   - posix_fadvise(WILLNEED): a system call that queues reads, ~2 µs.
+//   - posix_fadvise(WILLNEED): a system call that queues reads, ~2 µs;
+//     sync_file_range(SYNC_FILE_RANGE_WRITE) (the *_flush_after write-backs)
+//     likewise queues writes without waiting for them, ~2 µs a call.
 //   - Checksum computation and WAL record copying+CRC at a few GB/s.
 //   - Parallel worker start-up: fork + catalog cache warm-up, a few ms.
 //
@@ -57,6 +59,7 @@ var Default = Model{
 		ReadCallNs:  4_000,
 		ReadPageNs:  500,
 		AdviseNs:    2_000,
+		WritebackNs: 2_000,
 	},
 	WAL: wal.Costs{
 		InsertNs:      400,

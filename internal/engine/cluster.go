@@ -121,7 +121,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	st.Preload(pg.CatalogRel, catalogFor(s.Version).Pages+1)
 	c.walwriter.next = s.Int("wal_writer_delay")
 	c.ckpt, c.bgw = bgproc.NewCheckpointer(c.bgEnv()), bgproc.NewBgWriter(c.bgEnv())
-	p.TrackIOTiming = s.Bool("track_io_timing")
+	p.TrackIOTiming, p.FlushAfter = s.Bool("track_io_timing"), bgproc.FlushAfter(s)
 	if err := c.applyWALCompression(); err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func (c *Cluster) Pause() { c.advanceTo(c.now + costs.InterCommandNs) }
 // SetSettings puts new run-time settings in force (SET).
 func (c *Cluster) SetSettings(s *Settings) error {
 	c.S = s
-	c.pool.TrackIOTiming = s.Bool("track_io_timing")
+	c.pool.TrackIOTiming, c.pool.FlushAfter = s.Bool("track_io_timing"), bgproc.FlushAfter(s)
 	c.ckpt.Configure(c.now)
 	return c.applyWALCompression()
 }
