@@ -30,11 +30,12 @@ type runner struct {
 	progress       io.Writer
 	tables         map[string]*table
 	marks          map[string]realMark
-	rejected       map[string]bool   // relations a scan's ring rejected buffers of (in the simulation)
-	indexes        map[string]string // index → its table
-	txConn         *pgx.Conn         // the session of an open begin … commit block
-	walCompression string            // wal_compression in force
-	notices        []string          // the notices sessions received (VERBOSE reports)
+	rejected       map[string]bool      // relations a scan's ring rejected buffers of (in the simulation)
+	indexes        map[string]string    // index → its table
+	keyCols        map[string][2]string // index on hashint4 keys → its column, "UNIQUE " or ""
+	txConn         *pgx.Conn            // the session of an open begin … commit block
+	walCompression string               // wal_compression in force
+	notices        []string             // the notices sessions received (VERBOSE reports)
 	clusterSeen    bool
 	planDir        string // Options.PlanDir
 	settingsSaved  bool
@@ -170,6 +171,9 @@ func (r *runner) translate(st *step) (action, error) {
 	case "analyze":
 		return r.actAnalyze, nil
 	case "index":
+		if on, ok := hashedIndex(st); ok {
+			return r.hashedKey(st, on)
+		}
 		for _, a := range st.args[1:] {
 			if a.Key == "key" && a.Vals[0] != "id" {
 				return nil, fmt.Errorf("%s: no SQL translation: verify's tables have only id and padding, not %s", lineText(st), a.Vals[0])
@@ -478,7 +482,7 @@ func (r *runner) actInsert(ctx context.Context, st *step) error {
 		return err
 	}
 	r.rep.add(st, "relation pages", st.pages, pages, exact)
-	return nil
+	return r.keyedPages(ctx, st)
 }
 
 // walBytesTol is the tolerance on a statement's WAL bytes: 1%, or 3% when
@@ -581,7 +585,7 @@ func (r *runner) actCopy(ctx context.Context, st *step) error {
 		r.rep.add(st, "WAL bytes on the table", simInt(st.sim, "wal_bytes"), d.Bytes, r.walBytesTol())
 	}
 	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(lsn1-lsn0), Tol{Pct: 1})
-	return nil
+	return r.keyedPages(ctx, st)
 }
 
 // actScan: EXPLAIN (ANALYZE, BUFFERS, WAL) SELECT count(*).
@@ -747,7 +751,11 @@ func (r *runner) actIndex(ctx context.Context, st *step) error {
 		if lsn0, err = insertLSN(ctx, conn); err != nil {
 			return err
 		}
-		if _, err = conn.Exec(ctx, fmt.Sprintf("CREATE INDEX %s ON %s (id)", name, on)); err != nil {
+		col, unique := "id", ""
+		if c, ok := r.keyCols[name]; ok {
+			col, unique = c[0], c[1]
+		}
+		if _, err = conn.Exec(ctx, fmt.Sprintf("CREATE %sINDEX %s ON %s (%s)", unique, name, on, col)); err != nil {
 			return err
 		}
 		if lsn1, err = insertLSN(ctx, conn); err != nil {

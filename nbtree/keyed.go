@@ -1,0 +1,590 @@
+package nbtree
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/google/btree"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/wal"
+)
+
+// # Random keys
+//
+// A key declared Hashed holds, for row id, hashint4(id) — PostgreSQL's own
+// hash of the id (hash_bytes_uint32, hashfn.c), a pseudo-random int4 the
+// server computes the same way, so a real table can hold the very values.
+// Such an index keeps its real key values page by page (keyedTree): each
+// insert descends to the leaf whose range holds its key and, on a full
+// leaf, splits it where _bt_findsplitloc would (nbtsplitloc.c), so leaf
+// occupancy and depth evolve as PostgreSQL's do under random inserts.
+
+// HashInt4 is hashint4(v) (hashfunc.c: hash_uint32 of the int4, read back as
+// an int4): hash_bytes_uint32's final mix of the one word (hashfn.c).
+func HashInt4(v int32) int32 {
+	a := uint32(0x9e3779b9) + 4 + 3923095
+	b, c := a, a
+	a += uint32(v)
+	rot := bits.RotateLeft32
+	c ^= b
+	c -= rot(b, 14)
+	a ^= c
+	a -= rot(c, 11)
+	b ^= a
+	b -= rot(a, 25)
+	c ^= b
+	c -= rot(b, 16)
+	a ^= c
+	a -= rot(c, 4)
+	b ^= a
+	b -= rot(a, 14)
+	c ^= b
+	c -= rot(b, 24)
+	return int32(c)
+}
+
+// RowKey is the key of row id (1-based, load order) under a Hashed key.
+func RowKey(id int64) int64 { return int64(HashInt4(int32(id))) }
+
+// kpage is one page of a keyed tree: its block, its low key (minus
+// infinity for the leftmost page of a level) and its items in order — on a
+// leaf its keys, above its downlinks, each the low key of its child.
+type kpage struct {
+	blk  pg.BlockNumber
+	low  int64
+	keys []int64
+}
+
+func kpageLess(a, b *kpage) bool { return a.low < b.low }
+
+// keyedTree is the pages of each level of an index on a Hashed key,
+// ordered by low key (leaves first).
+type keyedTree struct {
+	levels []*btree.BTreeG[*kpage]
+	byBlk  map[pg.BlockNumber]*kpage
+}
+
+// floor is the page of level lv whose range holds key k: the last page
+// whose low key is at or below it (_bt_binsrch's choice of downlink).
+func (t *keyedTree) floor(lv int, k int64) *kpage {
+	var found *kpage
+	t.levels[lv].DescendLessOrEqual(&kpage{low: k}, func(p *kpage) bool {
+		found = p
+		return false
+	})
+	return found
+}
+
+// next is the page right of p on level lv (nil for the rightmost).
+func (t *keyedTree) next(lv int, p *kpage) *kpage {
+	var found *kpage
+	t.levels[lv].AscendGreaterOrEqual(&kpage{low: p.low + 1}, func(q *kpage) bool {
+		found = q
+		return false
+	})
+	return found
+}
+
+func (t *keyedTree) rightmost(lv int, p *kpage) bool {
+	m, _ := t.levels[lv].Max()
+	return m == p
+}
+
+func (t *keyedTree) add(lv int, p *kpage) {
+	for len(t.levels) <= lv {
+		t.levels = append(t.levels, btree.NewG(spaceDegree, kpageLess))
+	}
+	t.levels[lv].ReplaceOrInsert(p)
+	t.byBlk[p.blk] = p
+}
+
+// items is the items on page p of level lv, its high key included when it
+// is not the rightmost.
+func (t *keyedTree) items(lv int, p *kpage) int {
+	if t.rightmost(lv, p) {
+		return len(p.keys)
+	}
+	return len(p.keys) + 1
+}
+
+// hashedKeys is the sorted keys of rows 1..rows under a Hashed key.
+func hashedKeys(rows int64) []int64 {
+	ks := make([]int64, rows)
+	for i := range ks {
+		ks[i] = RowKey(int64(i) + 1)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// buildKeyed makes the keyed tree of the index CREATE INDEX built: the
+// leaves hold the sorted keys as the build cut them (leafStart), each level
+// above the low keys of the pages below as addLevels grouped them.
+func (ix *Index) buildKeyed(keys []int64) {
+	t := &keyedTree{byBlk: map[pg.BlockNumber]*kpage{}}
+	for lv, pages := range ix.levels {
+		for i, pgi := range pages {
+			p := &kpage{blk: pgi.blk, low: math.MinInt64}
+			if i > 0 {
+				p.low = t.lowAt(lv, pgi.first, keys)
+			}
+			t.add(lv, p)
+		}
+	}
+	// Fill each page's items: a leaf's keys, a page above its children's lows.
+	for lv, pages := range ix.levels {
+		for i, pgi := range pages {
+			p := t.byBlk[pgi.blk]
+			end := int64(len(keys))
+			if i+1 < len(pages) {
+				end = pages[i+1].first
+			}
+			if lv == 0 {
+				p.keys = append([]int64(nil), keys[pgi.first:end]...)
+				continue
+			}
+			t.levels[lv-1].AscendGreaterOrEqual(&kpage{low: p.low}, func(c *kpage) bool {
+				if i+1 < len(pages) && c.low >= t.lowAt(lv, pages[i+1].first, keys) {
+					return false
+				}
+				p.keys = append(p.keys, c.low)
+				return true
+			})
+		}
+	}
+	ix.kt = t
+}
+
+// lowAt is the low key of a page starting at entry pos.
+func (t *keyedTree) lowAt(lv int, pos int64, keys []int64) int64 {
+	if pos == 0 {
+		return math.MinInt64
+	}
+	return keys[pos]
+}
+
+// relayout rebuilds the positional levels (Leaves, Block, Path, LeafEntries)
+// from the keyed tree after a page was added: each page's first entry is
+// the entries left of it on its level.
+func (ix *Index) relayout() {
+	ix.levels, ix.right, ix.space = nil, nil, nil
+	for lv, lvl := range ix.kt.levels {
+		var pages []page
+		var pos int64
+		var right int
+		lvl.Ascend(func(p *kpage) bool {
+			pages = append(pages, page{blk: p.blk, first: pos})
+			if lv == 0 {
+				pos += int64(len(p.keys))
+			} else {
+				pos += int64(len(p.keys)) // a page above counts its downlinks
+			}
+			right = len(p.keys)
+			return true
+		})
+		if lv > 0 {
+			// A page above starts where its first child does.
+			below := ix.levels[lv-1]
+			k := 0
+			i := 0
+			lvl.Ascend(func(p *kpage) bool {
+				pages[i].first = below[k].first
+				k += len(p.keys)
+				i++
+				return true
+			})
+		}
+		ix.pushLevel(pages, right)
+	}
+}
+
+// insertKeyed is _bt_doinsert of key k into an index on a Hashed key: the
+// cached rightmost leaf when the key belongs there and it has room
+// (_bt_search_insert's fastpath), else the descent from the root; then the
+// leaf gets the tuple (_bt_insertonpg: XLOG_BTREE_INSERT_LEAF) or splits.
+func (ix *Index) insertKeyed(w *Writer, k int64) error {
+	t := ix.kt
+	if ix.fastpath != pg.InvalidBlockNumber {
+		lb, err := ix.pin(w, ix.fastpath)
+		if err != nil {
+			return err
+		}
+		p := t.byBlk[ix.fastpath]
+		if p != nil && t.rightmost(0, p) && len(p.keys) > 0 && k > p.keys[0] && t.items(0, p) < MaxItems {
+			return ix.leafInsert(w, p, lb, k)
+		}
+		w.Pool.Unpin(w.Backend, lb)
+		ix.fastpath = pg.InvalidBlockNumber
+	}
+	if err := ix.readMeta(w); err != nil {
+		return err
+	}
+	height := len(t.levels) - 1
+	for lv := height; lv >= 1; lv-- {
+		b, err := ix.pin(w, t.floor(lv, k).blk)
+		if err != nil {
+			return err
+		}
+		w.Pool.Unpin(w.Backend, b)
+	}
+	p := t.floor(0, k)
+	lb, err := ix.pin(w, p.blk)
+	if err != nil {
+		return err
+	}
+	return ix.leafInsert(w, p, lb, k)
+}
+
+// leafInsert puts k on leaf p (pinned as lb): in place when it has room
+// (PageGetFreeSpace at least the tuple), else by a split.
+func (ix *Index) leafInsert(w *Writer, p *kpage, lb pg.Buffer, k int64) error {
+	t := ix.kt
+	pos, _ := slices.BinarySearch(p.keys, k+1) // after its equals: a new heap TID sorts last
+	if ix.key.Unique && pos > 0 && p.keys[pos-1] == k {
+		w.Pool.Unpin(w.Backend, lb)
+		return fmt.Errorf("duplicate key value violates unique constraint %q: row %d's hashint4 key %d is already in the index", ix.Name, ix.keys+1, k)
+	}
+	ix.keys++
+	if t.items(0, p) < MaxItems {
+		p.keys = slices.Insert(p.keys, pos, k)
+		ix.change(w, lb, pg.InvalidBuffer, InsertLeafLen, t.items(0, p))
+		if t.rightmost(0, p) && len(t.levels) > 1 && len(t.levels)-1 >= fastpathMinLevel {
+			ix.fastpath = p.blk
+		}
+		w.Pool.Unpin(w.Backend, lb)
+		return nil
+	}
+	err := ix.splitKeyed(w, 0, p, lb, pg.InvalidBuffer, pos, k)
+	w.Pool.Unpin(w.Backend, lb)
+	if err == nil {
+		ix.relayout()
+	}
+	return err
+}
+
+// SplitPoint is _bt_findsplitloc's choice for a page of n items of 20
+// bytes (16-byte tuples and their line pointers) that must take one more at
+// position newPos (0 ≤ newPos ≤ n): how many items the left page keeps,
+// the new one included when it lands there. Every legal split point is
+// tried (_bt_recsplitloc: the left page pays for its new high key, on a
+// leaf sized as if it kept a heap TID; above, the right page's first
+// downlink loses its key), and the one with the smallest delta between
+// the two sides' free space wins: leftfree−rightfree, or on a rightmost
+// page fillfactor·leftfree − (1−fillfactor)·rightfree, fillfactor 90 for
+// a leaf (the index's default) and 70 above (BTREE_NONLEAF_FILLFACTOR).
+// Between equal deltas the first point in page order is taken (qsort's
+// order of ties is not modelled; with uniform items the least delta is
+// unique). _bt_afternewitemoff never applies to a one-column index, and a
+// key without equals on the page needs no many-duplicates strategy.
+func SplitPoint(n, newPos int, leaf, rightmost bool) (left int) {
+	const item = ItemSize
+	leftspace, rightspace := 8152, 8152
+	if !rightmost {
+		rightspace -= item
+	}
+	total := item * n
+	best, bestDelta := -1, math.MaxInt
+	rec := func(toLeft int, newOnLeft bool) {
+		leftfree := leftspace - item*toLeft
+		rightfree := rightspace - (total - item*toLeft)
+		if leaf {
+			leftfree -= item + 8 // MAXALIGN(sizeof(ItemPointerData))
+		} else {
+			leftfree -= item
+		}
+		if newOnLeft {
+			leftfree -= item
+		} else {
+			rightfree -= item
+		}
+		if !leaf {
+			rightfree += item - (8 + 4) // the first downlink truncated to its IndexTupleData
+		}
+		if leftfree < 0 || rightfree < 0 {
+			return
+		}
+		var delta int
+		switch {
+		case rightmost && leaf:
+			delta = int(int16(0.9*float64(leftfree) - 0.1*float64(rightfree)))
+		case rightmost:
+			delta = int(int16(0.7*float64(leftfree) - 0.3*float64(rightfree)))
+		default:
+			delta = leftfree - rightfree
+		}
+		if delta < 0 {
+			delta = -delta
+		}
+		l := toLeft
+		if newOnLeft {
+			l++
+		}
+		if delta < bestDelta {
+			best, bestDelta = l, delta
+		}
+	}
+	for i := 0; i < n; i++ {
+		switch {
+		case i < newPos:
+			rec(i, false)
+		case i > newPos:
+			rec(i, true)
+		default:
+			rec(i, false)
+			rec(i, true)
+		}
+	}
+	if newPos == n {
+		rec(n, false)
+	}
+	return best
+}
+
+// splitKeyed is _bt_split of page p on level lv (pinned as b) taking key k
+// at position pos: the left half stays in place, the right half goes to a
+// new page (_bt_getbuf(P_NEW): the index has no free pages, so it is
+// extended), the old right sibling's left link is changed, and one
+// XLOG_BTREE_SPLIT_L or _R is logged; then the parent gets the downlink
+// (_bt_insert_parent), or a split root a new root. child is the page whose
+// split this downlink completes (above the leaves: its incomplete-split
+// flag cleared in the same record).
+func (ix *Index) splitKeyed(w *Writer, lv int, p *kpage, b, child pg.Buffer, pos int, k int64) error {
+	t := ix.kt
+	n := len(p.keys)
+	rightmost := t.rightmost(lv, p)
+	left := SplitPoint(n, pos, lv == 0, rightmost)
+	all := slices.Insert(slices.Clone(p.keys), pos, k)
+	newOnLeft := pos < left
+	rb, rblk, err := ix.newPage(w)
+	if err != nil {
+		return err
+	}
+	var sib *kpage
+	sb := pg.InvalidBuffer
+	if !rightmost {
+		sib = t.next(lv, p)
+		if sb, err = ix.pin(w, sib.blk); err != nil {
+			return err
+		}
+	}
+	rp := &kpage{blk: rblk, low: all[left], keys: append([]int64(nil), all[left:]...)}
+	p.keys = all[:left:left]
+	t.add(lv, rp)
+	// The record: xl_btree_split, the left page (its new high key, the new
+	// item when it went left), the right page's tuples (its high key
+	// included), the sibling and the child by reference.
+	rightTuples := len(rp.keys)
+	if !rightmost {
+		rightTuples++
+	}
+	size := wal.SizeOfXLogRecord + blockRef + sameRelRef + wal.SizeOfShortMainDataHdr + 10 + tupleBytes + tupleBytes*rightTuples
+	leftData := tupleBytes
+	if newOnLeft {
+		size += tupleBytes
+		leftData += tupleBytes
+	}
+	if sb != pg.InvalidBuffer {
+		size += sameRelRef
+	}
+	if child != pg.InvalidBuffer {
+		size += sameRelRef
+	}
+	pl, be := w.Pool, w.Backend
+	fpi := 0
+	image := func(buf pg.Buffer, items, data int) {
+		if w.FullPageWrites && pl.BufferLSN(buf) <= w.WAL.RedoRecPtr() {
+			size += wal.SizeOfBlockImageHeader + w.Engine.ImageLen(buf, ImageHole(items)) - data
+			fpi++
+		}
+	}
+	pl.MarkBufferDirty(be, b)
+	pl.MarkBufferDirty(be, rb)
+	image(b, len(p.keys)+1, leftData)
+	if sb != pg.InvalidBuffer {
+		pl.MarkBufferDirty(be, sb)
+		image(sb, t.items(lv, sib), 0)
+	}
+	if child != pg.InvalidBuffer {
+		pl.MarkBufferDirty(be, child)
+		image(child, 0, 0) // just split below: never before the redo pointer
+	}
+	lsn, now := w.WAL.Insert(be.Now, &be.WAL, size, fpi)
+	be.Now = now
+	for _, x := range []pg.Buffer{b, rb, sb, child} {
+		if x != pg.InvalidBuffer {
+			pl.SetPageLSN(x, lsn)
+		}
+	}
+	if sb != pg.InvalidBuffer {
+		pl.Unpin(be, sb)
+	}
+	pl.Unpin(be, rb)
+	if lv+1 == len(t.levels) {
+		return ix.newRootKeyed(w, lv, p, rp)
+	}
+	// _bt_insert_parent: the parent found again from the descent's stack
+	// (_bt_getstackbuf reads it), the downlink inserted after p's.
+	pp := t.floor(lv+1, p.low)
+	pb, err := ix.pin(w, pp.blk)
+	if err != nil {
+		return err
+	}
+	defer pl.Unpin(be, pb)
+	ppos, _ := slices.BinarySearch(pp.keys, rp.low)
+	if t.items(lv+1, pp) < MaxItems {
+		pp.keys = slices.Insert(pp.keys, ppos, rp.low)
+		ix.change(w, pb, b, InsertUpperLen, t.items(lv+1, pp))
+		return nil
+	}
+	return ix.splitKeyed(w, lv+1, pp, pb, b, ppos, rp.low)
+}
+
+// newRootKeyed is _bt_newroot above a split root: a new page on a new top
+// level holding downlinks to the two halves, the metapage pointing at it
+// (XLOG_BTREE_NEWROOT).
+func (ix *Index) newRootKeyed(w *Writer, lv int, l, r *kpage) error {
+	blk, err := ix.logNewRoot(w, NewRootLen)
+	if err != nil {
+		return err
+	}
+	ix.kt.add(lv+1, &kpage{blk: blk, low: math.MinInt64, keys: []int64{l.low, r.low}})
+	ix.cachedRoot = blk
+	return nil
+}
+
+// insertHashed is btinsert of the next row's key into an index on a Hashed
+// key (the load's next id is the entries so far plus one): an empty index
+// first gets its root leaf (_bt_getroot(BT_WRITE)).
+func (ix *Index) insertHashed(w *Writer) error {
+	if ix.kt == nil {
+		ix.kt = &keyedTree{byBlk: map[pg.BlockNumber]*kpage{}}
+	}
+	if len(ix.kt.levels) == 0 {
+		blk, err := ix.logNewRoot(w, NewRootLeafLen)
+		if err != nil {
+			return err
+		}
+		ix.kt.add(0, &kpage{blk: blk, low: math.MinInt64})
+		ix.relayout()
+		ix.cachedRoot = blk
+	}
+	return ix.insertKeyed(w, RowKey(ix.keys+1))
+}
+
+// CheckKeyed checks an index on a Hashed key: each level's pages in low-key
+// order hold sorted items within their ranges, and the positional levels
+// mirror them (for tests).
+func CheckKeyed(ix *Index) error {
+	t := ix.kt
+	if t == nil {
+		return fmt.Errorf("%s: not an index on a hashed key", ix.Name)
+	}
+	for lv, lvl := range t.levels {
+		var prev *kpage
+		i := 0
+		var err error
+		lvl.Ascend(func(p *kpage) bool {
+			if !slices.IsSorted(p.keys) {
+				err = fmt.Errorf("level %d page %d: items out of order", lv, p.blk)
+			}
+			if len(p.keys) > 0 && p.keys[0] < p.low {
+				err = fmt.Errorf("level %d page %d: item %d below its low key %d", lv, p.blk, p.keys[0], p.low)
+			}
+			if prev != nil && len(prev.keys) > 0 && prev.keys[len(prev.keys)-1] > p.low {
+				err = fmt.Errorf("level %d page %d: the page left of it holds %d, above its low key %d", lv, p.blk, prev.keys[len(prev.keys)-1], p.low)
+			}
+			if ix.levels[lv][i].blk != p.blk {
+				err = fmt.Errorf("level %d: page %d is block %d in the positional levels, %d in the keyed tree", lv, i, ix.levels[lv][i].blk, p.blk)
+			}
+			prev = p
+			i++
+			return err == nil
+		})
+		if err != nil {
+			return err
+		}
+		if lv > 0 {
+			n := 0
+			lvl.Ascend(func(p *kpage) bool { n += len(p.keys); return true })
+			if n != t.levels[lv-1].Len() {
+				return fmt.Errorf("level %d: %d downlinks for %d pages below", lv, n, t.levels[lv-1].Len())
+			}
+		}
+	}
+	return nil
+}
+
+// HashedDuplicate reports two rows among 1..rows whose hashint4 keys are
+// equal (the first such pair in key order), as a unique build's sort finds.
+func HashedDuplicate(rows int64) (a, b int64, dup bool) {
+	type kr struct{ k, id int64 }
+	ks := make([]kr, rows)
+	for i := range ks {
+		ks[i] = kr{RowKey(int64(i) + 1), int64(i) + 1}
+	}
+	slices.SortFunc(ks, func(x, y kr) int {
+		if x.k != y.k {
+			return cmpInt(x.k, y.k)
+		}
+		return cmpInt(x.id, y.id)
+	})
+	for i := 1; i < len(ks); i++ {
+		if ks[i].k == ks[i-1].k {
+			return ks[i-1].id, ks[i].id, true
+		}
+	}
+	return 0, 0, false
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// newHashed lays out CREATE INDEX on a Hashed key: the rows' keys sorted,
+// equal ones in posting lists (postingItems), the leaves cut as
+// _bt_buildadd cuts them (nbtsort.c) — before adding an item, a leaf whose
+// free space (PageGetFreeSpace) is below the item and a heap TID, or below
+// the fillfactor's reserve once its last item is truncated to a high key
+// (last_truncextra: a posting list's TIDs), is finished, and its last item
+// moves to the next leaf, its copy left behind as the high key — then the
+// levels above.
+func (ix *Index) newHashed(kl *keyLayout) {
+	keys := hashedKeys(ix.Rel.Rows)
+	leafStart := []int64{0}
+	used, n, last, lastTIDs, lastExtra := 0, 0, 0, int64(0), 0
+	var pos int64
+	var sizes []int
+	var tids []int64
+	for h := 0; h < len(keys); {
+		e := h + 1
+		for e < len(keys) && keys[e] == keys[h] {
+			e++
+		}
+		sizes, tids = postingItems(int64(e-h), sizes[:0], tids[:0])
+		for i, sz := range sizes {
+			free := leafSpace - used // PageGetFreeSpace: the high key's line pointer and the next item's
+			if n > 0 && (free < sz-4+8 || (free+lastExtra < 819 && n > 1)) {
+				kl.leafBytes = append(kl.leafBytes, used-last+ItemSize)
+				leafStart = append(leafStart, pos-lastTIDs)
+				used, n = last, 1
+			}
+			used += sz
+			n++
+			last, lastTIDs, lastExtra = sz, tids[i], sz-4-plainTupleBytes
+			pos += tids[i]
+		}
+		h = e
+	}
+	kl.leafBytes = append(kl.leafBytes, used)
+	ix.addLevels(leafStart, 0)
+	ix.buildKeyed(keys)
+	kl.Distinct = int64(len(slices.Compact(slices.Clone(keys))))
+}
