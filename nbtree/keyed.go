@@ -50,11 +50,14 @@ func RowKey(id int64) int64 { return int64(HashInt4(int32(id))) }
 
 // kpage is one page of a keyed tree: its block, its low key (minus
 // infinity for the leftmost page of a level) and its items in order — on a
-// leaf its keys, above its downlinks, each the low key of its child.
+// leaf its keys, each with the heap TIDs its tuple holds (tids: 1 for a
+// plain tuple, more for a posting list), above its downlinks, each the low
+// key of its child.
 type kpage struct {
 	blk  pg.BlockNumber
 	low  int64
 	keys []int64
+	tids []int32 // leaves only
 }
 
 func kpageLess(a, b *kpage) bool { return a.low < b.low }
@@ -100,13 +103,48 @@ func (t *keyedTree) add(lv int, p *kpage) {
 	t.byBlk[p.blk] = p
 }
 
-// items is the items on page p of level lv, its high key included when it
-// is not the rightmost.
-func (t *keyedTree) items(lv int, p *kpage) int {
-	if t.rightmost(lv, p) {
-		return len(p.keys)
+// postingSize is a leaf tuple holding n heap TIDs with its line pointer: a
+// plain 16-byte tuple, or a posting list (the key MAXALIGNed to 16 bytes,
+// then 6 bytes a TID, MAXALIGNed).
+func postingSize(n int32) int {
+	if n == 1 {
+		return ItemSize
 	}
-	return len(p.keys) + 1
+	return pg.MaxAlign(16+6*int(n)) + 4
+}
+
+// itemSize is item i of page p with its line pointer.
+func (p *kpage) itemSize(i int) int {
+	if p.tids == nil {
+		return ItemSize
+	}
+	return postingSize(p.tids[i])
+}
+
+// used is the bytes p's items take, its high key's (a 16-byte pivot: one
+// key, no heap TID, no posting list) included when it is not the rightmost.
+func (t *keyedTree) used(lv int, p *kpage) int {
+	n := 0
+	for i := range p.keys {
+		n += p.itemSize(i)
+	}
+	if !t.rightmost(lv, p) {
+		n += ItemSize
+	}
+	return n
+}
+
+// fits reports whether p takes one more plain tuple: PageGetFreeSpace (the
+// free bytes less a line pointer) at least its 16 bytes (_bt_findinsertloc).
+func (t *keyedTree) fits(lv int, p *kpage) bool { return 8152-t.used(lv, p)-4 >= 16 }
+
+// entries is the heap TIDs on leaf p.
+func (p *kpage) entries() int64 {
+	var n int64
+	for _, c := range p.tids {
+		n += int64(c)
+	}
+	return n
 }
 
 // hashedKeys is the sorted keys of rows 1..rows under a Hashed key.
@@ -120,33 +158,48 @@ func hashedKeys(rows int64) []int64 {
 }
 
 // buildKeyed makes the keyed tree of the index CREATE INDEX built: the
-// leaves hold the sorted keys as the build cut them (leafStart), each level
-// above the low keys of the pages below as addLevels grouped them.
+// leaves hold the sorted keys as the build cut them (leafStart), equal keys
+// in one posting list, each level above the low keys of the pages below as
+// addLevels grouped them.
 func (ix *Index) buildKeyed(keys []int64) {
 	t := &keyedTree{byBlk: map[pg.BlockNumber]*kpage{}}
-	for lv, pages := range ix.levels {
+	lowAt := func(pos int64) int64 {
+		if pos == 0 {
+			return math.MinInt64
+		}
+		return keys[pos]
+	}
+	for _, pages := range ix.levels {
 		for i, pgi := range pages {
 			p := &kpage{blk: pgi.blk, low: math.MinInt64}
 			if i > 0 {
-				p.low = t.lowAt(lv, pgi.first, keys)
+				p.low = lowAt(pgi.first)
 			}
-			t.add(lv, p)
+			t.byBlk[p.blk] = p
 		}
 	}
-	// Fill each page's items: a leaf's keys, a page above its children's lows.
 	for lv, pages := range ix.levels {
 		for i, pgi := range pages {
 			p := t.byBlk[pgi.blk]
+			t.add(lv, p)
 			end := int64(len(keys))
 			if i+1 < len(pages) {
 				end = pages[i+1].first
 			}
 			if lv == 0 {
-				p.keys = append([]int64(nil), keys[pgi.first:end]...)
+				p.tids = []int32{}
+				for _, k := range keys[pgi.first:end] {
+					if n := len(p.keys); n > 0 && p.keys[n-1] == k {
+						p.tids[n-1]++
+						continue
+					}
+					p.keys = append(p.keys, k)
+					p.tids = append(p.tids, 1)
+				}
 				continue
 			}
 			t.levels[lv-1].AscendGreaterOrEqual(&kpage{low: p.low}, func(c *kpage) bool {
-				if i+1 < len(pages) && c.low >= t.lowAt(lv, pages[i+1].first, keys) {
+				if i+1 < len(pages) && c.low >= lowAt(pages[i+1].first) {
 					return false
 				}
 				p.keys = append(p.keys, c.low)
@@ -157,46 +210,27 @@ func (ix *Index) buildKeyed(keys []int64) {
 	ix.kt = t
 }
 
-// lowAt is the low key of a page starting at entry pos.
-func (t *keyedTree) lowAt(lv int, pos int64, keys []int64) int64 {
-	if pos == 0 {
-		return math.MinInt64
-	}
-	return keys[pos]
-}
-
 // relayout rebuilds the positional levels (Leaves, Block, Path, LeafEntries)
-// from the keyed tree after a page was added: each page's first entry is
-// the entries left of it on its level.
+// from the keyed tree after a page was added: a leaf's first entry is the
+// heap TIDs left of it, a page above starts where its first child does.
 func (ix *Index) relayout() {
 	ix.levels, ix.right, ix.space = nil, nil, nil
 	for lv, lvl := range ix.kt.levels {
 		var pages []page
 		var pos int64
-		var right int
+		k := 0
 		lvl.Ascend(func(p *kpage) bool {
-			pages = append(pages, page{blk: p.blk, first: pos})
 			if lv == 0 {
-				pos += int64(len(p.keys))
+				pages = append(pages, page{blk: p.blk, first: pos})
+				pos += p.entries()
 			} else {
-				pos += int64(len(p.keys)) // a page above counts its downlinks
+				pages = append(pages, page{blk: p.blk, first: ix.levels[lv-1][k].first})
+				k += len(p.keys)
 			}
-			right = len(p.keys)
 			return true
 		})
-		if lv > 0 {
-			// A page above starts where its first child does.
-			below := ix.levels[lv-1]
-			k := 0
-			i := 0
-			lvl.Ascend(func(p *kpage) bool {
-				pages[i].first = below[k].first
-				k += len(p.keys)
-				i++
-				return true
-			})
-		}
-		ix.pushLevel(pages, right)
+		last, _ := lvl.Max()
+		ix.pushLevel(pages, len(last.keys))
 	}
 }
 
@@ -212,7 +246,7 @@ func (ix *Index) insertKeyed(w *Writer, k int64) error {
 			return err
 		}
 		p := t.byBlk[ix.fastpath]
-		if p != nil && t.rightmost(0, p) && len(p.keys) > 0 && k > p.keys[0] && t.items(0, p) < MaxItems {
+		if p != nil && t.rightmost(0, p) && len(p.keys) > 0 && k > p.keys[0] && t.fits(0, p) {
 			return ix.leafInsert(w, p, lb, k)
 		}
 		w.Pool.Unpin(w.Backend, lb)
@@ -237,20 +271,27 @@ func (ix *Index) insertKeyed(w *Writer, k int64) error {
 	return ix.leafInsert(w, p, lb, k)
 }
 
-// leafInsert puts k on leaf p (pinned as lb): in place when it has room
-// (PageGetFreeSpace at least the tuple), else by a split.
+// leafInsert puts k on leaf p (pinned as lb) as a plain tuple after its
+// equals (its heap TID is the highest): in place when it has room; else,
+// from 13, _bt_dedup_pass first merges the page's equal keys into posting
+// lists (XLOG_BTREE_DEDUP), and when that leaves no room, a split.
 func (ix *Index) leafInsert(w *Writer, p *kpage, lb pg.Buffer, k int64) error {
 	t := ix.kt
-	pos, _ := slices.BinarySearch(p.keys, k+1) // after its equals: a new heap TID sorts last
+	pos, _ := slices.BinarySearch(p.keys, k+1)
 	if ix.key.Unique && pos > 0 && p.keys[pos-1] == k {
 		w.Pool.Unpin(w.Backend, lb)
 		return fmt.Errorf("duplicate key value violates unique constraint %q: row %d's hashint4 key %d is already in the index", ix.Name, ix.keys+1, k)
 	}
 	ix.keys++
-	if t.items(0, p) < MaxItems {
+	if !t.fits(0, p) && !ix.key.Unique { // 13+: every simulated version
+		ix.dedup(w, p, lb)
+		pos, _ = slices.BinarySearch(p.keys, k+1)
+	}
+	if t.fits(0, p) {
 		p.keys = slices.Insert(p.keys, pos, k)
-		ix.change(w, lb, pg.InvalidBuffer, InsertLeafLen, t.items(0, p))
-		if t.rightmost(0, p) && len(t.levels) > 1 && len(t.levels)-1 >= fastpathMinLevel {
+		p.tids = slices.Insert(p.tids, pos, 1)
+		ix.changeKeyed(w, lb, pg.InvalidBuffer, InsertLeafLen, tupleBytes, 8152-t.used(0, p))
+		if t.rightmost(0, p) && len(t.levels)-1 >= fastpathMinLevel {
 			ix.fastpath = p.blk
 		}
 		w.Pool.Unpin(w.Backend, lb)
@@ -264,46 +305,103 @@ func (ix *Index) leafInsert(w *Writer, p *kpage, lb pg.Buffer, k int64) error {
 	return err
 }
 
-// SplitPoint is _bt_findsplitloc's choice for a page of n items of 20
-// bytes (16-byte tuples and their line pointers) that must take one more at
-// position newPos (0 ≤ newPos ≤ n): how many items the left page keeps,
-// the new one included when it lands there. Every legal split point is
-// tried (_bt_recsplitloc: the left page pays for its new high key, on a
-// leaf sized as if it kept a heap TID; above, the right page's first
-// downlink loses its key), and the one with the smallest delta between
-// the two sides' free space wins: leftfree−rightfree, or on a rightmost
-// page fillfactor·leftfree − (1−fillfactor)·rightfree, fillfactor 90 for
-// a leaf (the index's default) and 70 above (BTREE_NONLEAF_FILLFACTOR).
-// Between equal deltas the first point in page order is taken (qsort's
-// order of ties is not modelled; with uniform items the least delta is
-// unique). _bt_afternewitemoff never applies to a one-column index, and a
-// key without equals on the page needs no many-duplicates strategy.
-func SplitPoint(n, newPos int, leaf, rightmost bool) (left int) {
-	const item = ItemSize
-	leftspace, rightspace := 8152, 8152
-	if !rightmost {
-		rightspace -= item
+// dedup is _bt_dedup_pass on full leaf p: each run of equal keys (plain
+// tuples and posting lists) becomes one posting list of up to 132 TIDs (an
+// interval), logged as XLOG_BTREE_DEDUP (xl_btree_dedup's nintervals, the
+// intervals as block data, 4 bytes each); a page without equal keys is left
+// alone, unlogged.
+func (ix *Index) dedup(w *Writer, p *kpage, lb pg.Buffer) {
+	var keys []int64
+	var tids []int32
+	intervals := 0
+	for i := 0; i < len(p.keys); {
+		j, n := i, int32(0)
+		for j < len(p.keys) && p.keys[j] == p.keys[i] && int(n+p.tids[j]) <= postingMaxTIDs {
+			n += p.tids[j]
+			j++
+		}
+		if j-i > 1 {
+			intervals++
+		}
+		keys, tids = append(keys, p.keys[i]), append(tids, n)
+		i = j
 	}
-	total := item * n
-	best, bestDelta := -1, math.MaxInt
-	rec := func(toLeft int, newOnLeft bool) {
-		leftfree := leftspace - item*toLeft
-		rightfree := rightspace - (total - item*toLeft)
+	if intervals == 0 {
+		return
+	}
+	p.keys, p.tids = keys, tids
+	data := 4 * intervals
+	ix.changeKeyed(w, lb, pg.InvalidBuffer, wal.SizeOfXLogRecord+blockRef+wal.SizeOfShortMainDataHdr+2+data, data, 8152-ix.kt.used(0, p))
+}
+
+// changeKeyed is change for a page whose hole is known: b (and other)
+// dirtied, the record logged with b's image in place of its data bytes when
+// b was last logged before the redo pointer.
+func (ix *Index) changeKeyed(w *Writer, b, other pg.Buffer, size, data, hole int) {
+	p, be := w.Pool, w.Backend
+	p.MarkBufferDirty(be, b)
+	fpi := 0
+	if w.FullPageWrites && p.BufferLSN(b) <= w.WAL.RedoRecPtr() {
+		size += wal.SizeOfBlockImageHeader + w.Engine.ImageLen(b, hole) - data
+		fpi = 1
+	}
+	if other != pg.InvalidBuffer {
+		p.MarkBufferDirty(be, other)
+	}
+	lsn, now := w.WAL.Insert(be.Now, &be.WAL, size, fpi)
+	be.Now = now
+	p.SetPageLSN(b, lsn)
+	if other != pg.InvalidBuffer {
+		p.SetPageLSN(other, lsn)
+	}
+}
+
+// SplitPoint is _bt_findsplitloc's choice for a page whose items, with
+// their line pointers and the new one at newPos included, have sizes
+// (hikey: the page's high key with its line pointer, 0 on the rightmost
+// page): how many items the left page keeps. Every legal split point is
+// tried in page order (_bt_recsplitloc: the left page pays for its new high
+// key, the first right item, on a leaf sized as if it kept a heap TID and
+// less a large posting list; above, the right page's first downlink loses
+// its key), each with its delta between the two sides' free space
+// (leftfree−rightfree, or on a rightmost page fillfactor·leftfree −
+// (1−fillfactor)·rightfree: 90 for a leaf, the index's default, 70 above,
+// BTREE_NONLEAF_FILLFACTOR), sorted by delta (_bt_deltasortsplits; between
+// equal deltas page order, qsort's own order not modelled). On a leaf,
+// among the splits within 5% of the best one's free space
+// (_bt_defaultinterval) the first whose last left and first right keys
+// differ wins (_bt_bestsplitloc's penalty); sameKey(i) reports whether
+// items i−1 and i have equal keys. _bt_afternewitemoff never applies to a
+// one-column index; a page of one key's duplicates (the many-duplicates
+// and single-value strategies) does not arise with hashint4 keys, and
+// takes the best delta.
+func SplitPoint(sizes []int, newPos, hikey int, leaf, rightmost bool, sameKey func(i int) bool) (left int) {
+	type split struct{ left, leftfree, rightfree, delta int }
+	var splits []split
+	newSize := sizes[newPos]
+	total := 0
+	for _, sz := range sizes {
+		total += sz
+	}
+	oldTotal := total - newSize
+	leftspace, rightspace := 8152, 8152-hikey
+	toLeft := 0 // the items' bytes left of the split
+	for l := 1; l < len(sizes); l++ {
+		toLeft += sizes[l-1]
+		first := sizes[l]
+		leftfree, rightfree := leftspace-toLeft, rightspace-(total-toLeft)
 		if leaf {
-			leftfree -= item + 8 // MAXALIGN(sizeof(ItemPointerData))
+			posting := 0
+			if l != newPos && first > 64 {
+				posting = first - 4 - 16 // the TIDs a truncated high key leaves out
+			}
+			leftfree -= first + 8 - posting
 		} else {
-			leftfree -= item
-		}
-		if newOnLeft {
-			leftfree -= item
-		} else {
-			rightfree -= item
-		}
-		if !leaf {
-			rightfree += item - (8 + 4) // the first downlink truncated to its IndexTupleData
+			leftfree -= first
+			rightfree += first - (8 + 4)
 		}
 		if leftfree < 0 || rightfree < 0 {
-			return
+			continue
 		}
 		var delta int
 		switch {
@@ -314,32 +412,27 @@ func SplitPoint(n, newPos int, leaf, rightmost bool) (left int) {
 		default:
 			delta = leftfree - rightfree
 		}
-		if delta < 0 {
-			delta = -delta
+		splits = append(splits, split{l, leftfree, rightfree, max(delta, -delta)})
+	}
+	if len(splits) == 0 {
+		return -1
+	}
+	slices.SortStableFunc(splits, func(a, b split) int { return a.delta - b.delta })
+	if !leaf {
+		return splits[0].left
+	}
+	tol := int(int16(float64(oldTotal) * 0.050))
+	best := splits[0]
+	for _, sp := range splits {
+		if sp.leftfree < best.leftfree-tol || sp.rightfree < best.rightfree-tol ||
+			sp.leftfree > best.leftfree+tol || sp.rightfree > best.rightfree+tol {
+			break
 		}
-		l := toLeft
-		if newOnLeft {
-			l++
-		}
-		if delta < bestDelta {
-			best, bestDelta = l, delta
+		if !sameKey(sp.left) {
+			return sp.left
 		}
 	}
-	for i := 0; i < n; i++ {
-		switch {
-		case i < newPos:
-			rec(i, false)
-		case i > newPos:
-			rec(i, true)
-		default:
-			rec(i, false)
-			rec(i, true)
-		}
-	}
-	if newPos == n {
-		rec(n, false)
-	}
-	return best
+	return best.left
 }
 
 // splitKeyed is _bt_split of page p on level lv (pinned as b) taking key k
@@ -352,10 +445,22 @@ func SplitPoint(n, newPos int, leaf, rightmost bool) (left int) {
 // flag cleared in the same record).
 func (ix *Index) splitKeyed(w *Writer, lv int, p *kpage, b, child pg.Buffer, pos int, k int64) error {
 	t := ix.kt
-	n := len(p.keys)
 	rightmost := t.rightmost(lv, p)
-	left := SplitPoint(n, pos, lv == 0, rightmost)
-	all := slices.Insert(slices.Clone(p.keys), pos, k)
+	keys := slices.Insert(slices.Clone(p.keys), pos, k)
+	var tids []int32
+	if p.tids != nil {
+		tids = slices.Insert(slices.Clone(p.tids), pos, 1)
+	}
+	all := &kpage{keys: keys, tids: tids}
+	sizes := make([]int, len(keys))
+	for i := range sizes {
+		sizes[i] = all.itemSize(i)
+	}
+	hikey := 0
+	if !rightmost {
+		hikey = ItemSize
+	}
+	left := SplitPoint(sizes, pos, hikey, lv == 0, rightmost, func(i int) bool { return keys[i-1] == keys[i] })
 	newOnLeft := pos < left
 	rb, rblk, err := ix.newPage(w)
 	if err != nil {
@@ -369,17 +474,21 @@ func (ix *Index) splitKeyed(w *Writer, lv int, p *kpage, b, child pg.Buffer, pos
 			return err
 		}
 	}
-	rp := &kpage{blk: rblk, low: all[left], keys: append([]int64(nil), all[left:]...)}
-	p.keys = all[:left:left]
+	rp := &kpage{blk: rblk, low: keys[left], keys: slices.Clone(keys[left:])}
+	p.keys = keys[:left:left]
+	if tids != nil {
+		rp.tids = slices.Clone(tids[left:])
+		p.tids = tids[:left:left]
+	}
 	t.add(lv, rp)
 	// The record: xl_btree_split, the left page (its new high key, the new
 	// item when it went left), the right page's tuples (its high key
 	// included), the sibling and the child by reference.
-	rightTuples := len(rp.keys)
+	rightBytes := t.used(lv, rp) - 4*len(rp.keys)
 	if !rightmost {
-		rightTuples++
+		rightBytes -= 4 // the high key's line pointer
 	}
-	size := wal.SizeOfXLogRecord + blockRef + sameRelRef + wal.SizeOfShortMainDataHdr + 10 + tupleBytes + tupleBytes*rightTuples
+	size := wal.SizeOfXLogRecord + blockRef + sameRelRef + wal.SizeOfShortMainDataHdr + 10 + tupleBytes + rightBytes
 	leftData := tupleBytes
 	if newOnLeft {
 		size += tupleBytes
@@ -393,22 +502,21 @@ func (ix *Index) splitKeyed(w *Writer, lv int, p *kpage, b, child pg.Buffer, pos
 	}
 	pl, be := w.Pool, w.Backend
 	fpi := 0
-	image := func(buf pg.Buffer, items, data int) {
+	image := func(buf pg.Buffer, hole, data int) {
 		if w.FullPageWrites && pl.BufferLSN(buf) <= w.WAL.RedoRecPtr() {
-			size += wal.SizeOfBlockImageHeader + w.Engine.ImageLen(buf, ImageHole(items)) - data
+			size += wal.SizeOfBlockImageHeader + w.Engine.ImageLen(buf, hole) - data
 			fpi++
 		}
 	}
 	pl.MarkBufferDirty(be, b)
 	pl.MarkBufferDirty(be, rb)
-	image(b, len(p.keys)+1, leftData)
+	image(b, 8152-t.used(lv, p), leftData)
 	if sb != pg.InvalidBuffer {
 		pl.MarkBufferDirty(be, sb)
-		image(sb, t.items(lv, sib), 0)
+		image(sb, 8152-t.used(lv, sib), 0)
 	}
 	if child != pg.InvalidBuffer {
-		pl.MarkBufferDirty(be, child)
-		image(child, 0, 0) // just split below: never before the redo pointer
+		pl.MarkBufferDirty(be, child) // just split below: logged after the redo pointer
 	}
 	lsn, now := w.WAL.Insert(be.Now, &be.WAL, size, fpi)
 	be.Now = now
@@ -433,9 +541,9 @@ func (ix *Index) splitKeyed(w *Writer, lv int, p *kpage, b, child pg.Buffer, pos
 	}
 	defer pl.Unpin(be, pb)
 	ppos, _ := slices.BinarySearch(pp.keys, rp.low)
-	if t.items(lv+1, pp) < MaxItems {
+	if t.fits(lv+1, pp) {
 		pp.keys = slices.Insert(pp.keys, ppos, rp.low)
-		ix.change(w, pb, b, InsertUpperLen, t.items(lv+1, pp))
+		ix.changeKeyed(w, pb, b, InsertUpperLen, tupleBytes, 8152-t.used(lv+1, pp))
 		return nil
 	}
 	return ix.splitKeyed(w, lv+1, pp, pb, b, ppos, rp.low)
@@ -450,7 +558,6 @@ func (ix *Index) newRootKeyed(w *Writer, lv int, l, r *kpage) error {
 		return err
 	}
 	ix.kt.add(lv+1, &kpage{blk: blk, low: math.MinInt64, keys: []int64{l.low, r.low}})
-	ix.cachedRoot = blk
 	return nil
 }
 

@@ -32,13 +32,25 @@ func TestHashInt4AgainstPostgreSQL(t *testing.T) {
 //     rightfree = 8,132 − 20(407 − L) + 8 (the right page's first downlink
 //     loses its key): delta |20(407 − 2L) − 8|, least (12) at L = 203.
 func TestSplitPoint(t *testing.T) {
+	uniform := func(n int) []int {
+		s := make([]int, n)
+		for i := range s {
+			s[i] = nbtree.ItemSize
+		}
+		return s
+	}
+	distinct := func(int) bool { return false }
 	for _, pos := range []int{0, 1, 100, 202, 203, 204, 405, 406} {
-		require.Equal(t, 203, nbtree.SplitPoint(406, pos, true, false), "leaf, new key at %d", pos)
-		require.Equal(t, 203, nbtree.SplitPoint(406, pos, false, false), "internal, new key at %d", pos)
+		require.Equal(t, 203, nbtree.SplitPoint(uniform(407), pos, nbtree.ItemSize, true, false, distinct), "leaf, new key at %d", pos)
+		require.Equal(t, 203, nbtree.SplitPoint(uniform(407), pos, nbtree.ItemSize, false, false, distinct), "internal, new key at %d", pos)
 	}
 	for _, pos := range []int{0, 200, 407} {
-		require.Equal(t, 366, nbtree.SplitPoint(407, pos, true, true), "rightmost leaf, new key at %d", pos)
+		require.Equal(t, 366, nbtree.SplitPoint(uniform(408), pos, 0, true, true, distinct), "rightmost leaf, new key at %d", pos)
 	}
+	// Items 202 and 203 with equal keys: the best split (203 left) would
+	// part them; within the interval (5% of the 8,120 bytes: 406 bytes, 10
+	// items either way) the next best is 204 left (delta 28), which does not.
+	require.Equal(t, 204, nbtree.SplitPoint(uniform(407), 0, nbtree.ItemSize, true, false, func(i int) bool { return i == 203 }))
 }
 
 // 60,000 rows inserted one by one at hashint4(id) into an index made on an
