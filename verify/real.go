@@ -576,7 +576,7 @@ func (r *runner) actCopy(ctx context.Context, st *step) error {
 	}
 	r.rep.add(st, "relation pages", st.pages, pages, pagesTol)
 	if !inBlock {
-		d, err := r.srv.WALDumpRel(ctx, lsn0, lsn1, filenode)
+		d, err := r.walOnTable(ctx, st, lsn0, lsn1, filenode)
 		if err != nil {
 			return err
 		}
