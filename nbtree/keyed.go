@@ -113,9 +113,14 @@ func postingSize(n int32) int {
 	return pg.MaxAlign(16+6*int(n)) + 4
 }
 
-// itemSize is item i of page p with its line pointer.
+// itemSize is item i of page p with its line pointer. A page above the
+// leaves has its first downlink truncated to its IndexTupleData, 8 bytes
+// ("minus infinity": _bt_sortaddtup in a build, _bt_split's right page).
 func (p *kpage) itemSize(i int) int {
 	if p.tids == nil {
+		if i == 0 {
+			return 8 + 4
+		}
 		return ItemSize
 	}
 	return postingSize(p.tids[i])
@@ -246,7 +251,8 @@ func (ix *Index) insertKeyed(w *Writer, k int64) error {
 			return err
 		}
 		p := t.byBlk[ix.fastpath]
-		if p != nil && t.rightmost(0, p) && len(p.keys) > 0 && k > p.keys[0] && t.fits(0, p) {
+		// _bt_search_insert: more free space than the tuple (PageGetFreeSpace > itemsz).
+		if p != nil && t.rightmost(0, p) && len(p.keys) > 0 && k > p.keys[0] && 8152-t.used(0, p)-4 > 16 {
 			return ix.leafInsert(w, p, lb, k)
 		}
 		w.Pool.Unpin(w.Backend, lb)
