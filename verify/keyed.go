@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,45 +13,33 @@ import (
 )
 
 // Indexes on hashint4 keys (index NAME on=T key=cN values=hashint4): the
-// table's column cN holds hashint4(id) on the server, from its first row on
-// (the translation runs before any step does), and each insert and copy
-// compares the index's size with the simulator's, whose leaves split as the
-// random keys arrive.
+// table's column cN holds hashint4(id) on the server from its first row on
+// (every step is translated before any runs); each insert and copy compares
+// the index's size, and COPY's WAL on the table includes the index's.
 
 // hashedIndex reports whether st is an index on hashint4 keys, and its table.
-func hashedIndex(st *step) (string, bool) {
-	if st.cmd != "index" {
-		return "", false
-	}
-	on, hashed := "", false
-	for _, a := range st.args[1:] {
-		switch {
-		case a.Key == "on":
+func hashedIndex(st *step) (on string, hashed bool) {
+	for i, a := range st.args {
+		if i > 0 && a.Key == "on" {
 			on = a.Vals[0]
-		case a.Key == "values" && a.Vals[0] == "hashint4":
-			hashed = true
 		}
+		hashed = hashed || i > 0 && a.Key == "values" && a.Vals[0] == "hashint4"
 	}
-	return on, hashed
+	return on, hashed && st.cmd == "index"
 }
 
-// hashedKey makes the index's key column, an int4 cN of the table's
-// columns=(…), hold hashint4(id).
+// hashedKey makes the index's key, an int4 cN (N ≥ 2) of the table's columns=(…), hold hashint4(id).
 func (r *runner) hashedKey(st *step, on string) (action, error) {
-	t := r.tables[on]
-	col, unique := "", ""
+	t, col, unique := r.tables[on], "", ""
 	for _, a := range st.args[1:] {
-		switch a.Key {
-		case "key":
+		if a.Key == "key" {
 			col = a.Vals[0]
-		case "unique":
-			if v := a.Vals[0]; v == "on" || v == "true" {
-				unique = "UNIQUE "
-			}
+		} else if a.Key == "unique" && (a.Vals[0] == "on" || a.Vals[0] == "true") {
+			unique = "UNIQUE "
 		}
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(col, "c"))
-	if t == nil || !strings.HasPrefix(col, "c") || err != nil || n < 2 || n > len(t.cols) || !strings.HasSuffix(t.cols[n-1], " int4") {
+	if t == nil || !strings.HasPrefix(col, "c") || err != nil || n < 2 || n > len(t.cols) || t.cols[n-1] != col+" int4" {
 		return nil, fmt.Errorf("%s: no SQL translation: key=%s must name an int4 column after the first of the table's columns=(…) (c2, c3, …: verify names them so)", lineText(st), col)
 	}
 	t.exprs[n-1], t.fields[n-1] = "hashint4(g)", "hashint4"
@@ -62,40 +50,43 @@ func (r *runner) hashedKey(st *step, on string) (action, error) {
 	return r.actIndex, nil
 }
 
-// keyedPages compares the size of each index on hashint4 keys of the
-// step's table after an insert or copy.
-func (r *runner) keyedPages(ctx context.Context, st *step) error {
-	names := make([]string, 0, len(st.keyed))
+// keyedSizes is, for the step's indexes on hashint4 keys in name order,
+// their size and filenode on the server.
+func (r *runner) keyedSizes(ctx context.Context, st *step) (names []string, pages []int64, nodes []string, err error) {
 	for ix := range st.keyed {
 		names = append(names, ix)
 	}
-	sort.Strings(names)
-	for _, ix := range names {
-		var pages int64
-		if err := r.session(ctx, func(conn *pgx.Conn) error {
-			return conn.QueryRow(ctx, sqlRelationPages(ix)).Scan(&pages)
-		}); err != nil {
-			return err
+	slices.Sort(names)
+	err = r.session(ctx, func(conn *pgx.Conn) error {
+		for _, ix := range names {
+			var n, node int64
+			if err := conn.QueryRow(ctx, sqlRelationPages(ix)+", pg_relation_filenode('"+ix+"')").Scan(&n, &node); err != nil {
+				return err
+			}
+			pages, nodes = append(pages, n), append(nodes, strconv.FormatInt(node, 10))
 		}
-		r.rep.add(st, "index pages of "+ix, st.keyed[ix], pages, exact) // every split where _bt_findsplitloc makes it
-	}
-	return nil
+		return nil
+	})
+	return names, pages, nodes, err
 }
 
-// walOnTable is pg_waldump's records between the LSNs that touch the
-// table's filenode or one of its indexes on hashint4 keys (the simulator's
-// statement counters include their inserts).
-func (r *runner) walOnTable(ctx context.Context, st *step, lsn0, lsn1 pg.LSN, filenode uint32) (WALSummary, error) {
-	nodes := []string{strconv.FormatUint(uint64(filenode), 10)}
-	for ix := range st.keyed {
-		var n uint32
-		if err := r.session(ctx, func(conn *pgx.Conn) error {
-			return conn.QueryRow(ctx, "SELECT pg_relation_filenode('"+ix+"')").Scan(&n)
-		}); err != nil {
-			return WALSummary{}, err
-		}
-		nodes = append(nodes, strconv.FormatUint(uint64(n), 10))
+// keyedPages compares the size of each index on hashint4 keys of the step's
+// table after an insert or copy: exact, every split where _bt_findsplitloc makes it.
+func (r *runner) keyedPages(ctx context.Context, st *step) error {
+	names, pages, _, err := r.keyedSizes(ctx, st)
+	for i, ix := range names {
+		r.rep.add(st, "index pages of "+ix, st.keyed[ix], pages[i], exact)
 	}
-	sort.Strings(nodes)
+	return err
+}
+
+// walOnTable is pg_waldump's records between the LSNs that touch the table
+// or its indexes on hashint4 keys (the simulator's statement counts their inserts).
+func (r *runner) walOnTable(ctx context.Context, st *step, lsn0, lsn1 pg.LSN, filenode uint32) (WALSummary, error) {
+	_, _, nodes, err := r.keyedSizes(ctx, st)
+	if err != nil {
+		return WALSummary{}, err
+	}
+	nodes = append(nodes, strconv.FormatUint(uint64(filenode), 10))
 	return r.srv.walDump(ctx, lsn0, lsn1, regexp.MustCompile(`rel \d+/\d+/(`+strings.Join(nodes, "|")+`)[ ,]`))
 }

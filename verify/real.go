@@ -19,6 +19,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
+	"github.com/pgbufsim/pgbufsim/wal"
 )
 
 // runner holds the real side's state while a scenario runs.
@@ -448,21 +449,8 @@ func (r *runner) actCheckpoint(ctx context.Context, st *step) error {
 	return nil
 }
 
-// walPayload is the WAL between two insert positions less the page headers
-// in between (XLogPageHeaderData: SizeOfXLogShortPHD, MAXALIGNed to 24, or
-// SizeOfXLogLongPHD, 40, on a segment's first page).
-func walPayload(start, end pg.LSN) int64 {
-	const page = pg.LSN(pg.BLCKSZ)
-	n := int64(end) - int64(start)
-	for p := (start/page + 1) * page; p <= end; p += page {
-		if p%pg.LSN(pg.WalSegSize) == 0 {
-			n -= 40
-		} else {
-			n -= 24
-		}
-	}
-	return n
-}
+// walPayload is the WAL between two insert positions less the page headers in between.
+func walPayload(start, end pg.LSN) int64 { return wal.Payload(start, end) }
 
 // actInsert: EXPLAIN (ANALYZE, BUFFERS, WAL) INSERT … SELECT generate_series.
 func (r *runner) actInsert(ctx context.Context, st *step) error {

@@ -89,11 +89,9 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 			if rel, ok := env.C.Relation(st.args[0].Key); ok {
 				st.pages = int64(rel.NPages())
 			}
+			st.keyed = map[string]int64{}
 			for ix, on := range hashed {
 				if info, ok := env.C.Index(ix); ok && on == st.args[0].Key {
-					if st.keyed == nil {
-						st.keyed = map[string]int64{}
-					}
 					st.keyed[ix] = int64(info.Pages)
 				}
 			}
