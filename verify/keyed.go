@@ -59,11 +59,12 @@ func (r *runner) keyedSizes(ctx context.Context, st *step) (names []string, page
 	slices.Sort(names)
 	err = r.session(ctx, func(conn *pgx.Conn) error {
 		for _, ix := range names {
-			var n, node int64
+			var n int64
+			var node uint32
 			if err := conn.QueryRow(ctx, sqlRelationPages(ix)+", pg_relation_filenode('"+ix+"')").Scan(&n, &node); err != nil {
 				return err
 			}
-			pages, nodes = append(pages, n), append(nodes, strconv.FormatInt(node, 10))
+			pages, nodes = append(pages, n), append(nodes, strconv.FormatUint(uint64(node), 10))
 		}
 		return nil
 	})
@@ -74,7 +75,7 @@ func (r *runner) keyedSizes(ctx context.Context, st *step) (names []string, page
 // table after an insert or copy: exact, every split where _bt_findsplitloc makes it.
 func (r *runner) keyedPages(ctx context.Context, st *step) error {
 	names, pages, _, err := r.keyedSizes(ctx, st)
-	for i, ix := range names {
+	for i, ix := range names[:len(pages)] { // up to a failed query
 		r.rep.add(st, "index pages of "+ix, st.keyed[ix], pages[i], exact)
 	}
 	return err
