@@ -58,6 +58,22 @@ type kpage struct {
 	low  int64
 	keys []int64
 	tids []int32 // leaves only
+	// bytes is the items' bytes with their line pointers, ents a leaf's
+	// heap TIDs (recount).
+	bytes int
+	ents  int64
+}
+
+// recount sets bytes from the items.
+func (p *kpage) recount() *kpage {
+	p.bytes, p.ents = 0, 0
+	for i := range p.keys {
+		p.bytes += p.itemSize(i)
+		if p.tids != nil {
+			p.ents += int64(p.tids[i])
+		}
+	}
+	return p
 }
 
 func kpageLess(a, b *kpage) bool { return a.low < b.low }
@@ -67,13 +83,15 @@ func kpageLess(a, b *kpage) bool { return a.low < b.low }
 type keyedTree struct {
 	levels []*btree.BTreeG[*kpage]
 	byBlk  map[pg.BlockNumber]*kpage
+	probe  kpage // the search key of floor and next, not allocated each time
 }
 
 // floor is the page of level lv whose range holds key k: the last page
 // whose low key is at or below it (_bt_binsrch's choice of downlink).
 func (t *keyedTree) floor(lv int, k int64) *kpage {
 	var found *kpage
-	t.levels[lv].DescendLessOrEqual(&kpage{low: k}, func(p *kpage) bool {
+	t.probe.low = k
+	t.levels[lv].DescendLessOrEqual(&t.probe, func(p *kpage) bool {
 		found = p
 		return false
 	})
@@ -83,7 +101,8 @@ func (t *keyedTree) floor(lv int, k int64) *kpage {
 // next is the page right of p on level lv (nil for the rightmost).
 func (t *keyedTree) next(lv int, p *kpage) *kpage {
 	var found *kpage
-	t.levels[lv].AscendGreaterOrEqual(&kpage{low: p.low + 1}, func(q *kpage) bool {
+	t.probe.low = p.low + 1
+	t.levels[lv].AscendGreaterOrEqual(&t.probe, func(q *kpage) bool {
 		found = q
 		return false
 	})
@@ -129,10 +148,7 @@ func (p *kpage) itemSize(i int) int {
 // used is the bytes p's items take, its high key's (a 16-byte pivot: one
 // key, no heap TID, no posting list) included when it is not the rightmost.
 func (t *keyedTree) used(lv int, p *kpage) int {
-	n := 0
-	for i := range p.keys {
-		n += p.itemSize(i)
-	}
+	n := p.bytes
 	if !t.rightmost(lv, p) {
 		n += ItemSize
 	}
@@ -142,15 +158,6 @@ func (t *keyedTree) used(lv int, p *kpage) int {
 // fits reports whether p takes one more plain tuple: PageGetFreeSpace (the
 // free bytes less a line pointer) at least its 16 bytes (_bt_findinsertloc).
 func (t *keyedTree) fits(lv int, p *kpage) bool { return 8152-t.used(lv, p)-4 >= 16 }
-
-// entries is the heap TIDs on leaf p.
-func (p *kpage) entries() int64 {
-	var n int64
-	for _, c := range p.tids {
-		n += int64(c)
-	}
-	return n
-}
 
 // hashedKeys is the sorted keys of rows 1..rows under a Hashed key.
 func hashedKeys(rows int64) []int64 {
@@ -201,6 +208,7 @@ func (ix *Index) buildKeyed(keys []int64) {
 					p.keys = append(p.keys, k)
 					p.tids = append(p.tids, 1)
 				}
+				p.recount()
 				continue
 			}
 			t.levels[lv-1].AscendGreaterOrEqual(&kpage{low: p.low}, func(c *kpage) bool {
@@ -210,6 +218,7 @@ func (ix *Index) buildKeyed(keys []int64) {
 				p.keys = append(p.keys, c.low)
 				return true
 			})
+			p.recount()
 		}
 	}
 	ix.kt = t
@@ -227,7 +236,7 @@ func (ix *Index) relayout() {
 		lvl.Ascend(func(p *kpage) bool {
 			if lv == 0 {
 				pages = append(pages, page{blk: p.blk, first: pos})
-				pos += p.entries()
+				pos += p.ents
 			} else {
 				pages = append(pages, page{blk: p.blk, first: ix.levels[lv-1][k].first})
 				k += len(p.keys)
@@ -296,6 +305,8 @@ func (ix *Index) leafInsert(w *Writer, p *kpage, lb pg.Buffer, k int64) error {
 	if t.fits(0, p) {
 		p.keys = slices.Insert(p.keys, pos, k)
 		p.tids = slices.Insert(p.tids, pos, 1)
+		p.bytes += ItemSize
+		p.ents++
 		ix.changeKeyed(w, lb, pg.InvalidBuffer, InsertLeafLen, tupleBytes, 8152-t.used(0, p))
 		if t.rightmost(0, p) && len(t.levels)-1 >= fastpathMinLevel {
 			ix.fastpath = p.blk
@@ -336,6 +347,7 @@ func (ix *Index) dedup(w *Writer, p *kpage, lb pg.Buffer) {
 		return
 	}
 	p.keys, p.tids = keys, tids
+	p.recount()
 	data := 4 * intervals
 	ix.changeKeyed(w, lb, pg.InvalidBuffer, wal.SizeOfXLogRecord+blockRef+wal.SizeOfShortMainDataHdr+2+data, data, 8152-ix.kt.used(0, p))
 }
@@ -486,7 +498,8 @@ func (ix *Index) splitKeyed(w *Writer, lv int, p *kpage, b, child pg.Buffer, pos
 		rp.tids = slices.Clone(tids[left:])
 		p.tids = tids[:left:left]
 	}
-	t.add(lv, rp)
+	p.recount()
+	t.add(lv, rp.recount())
 	// The record: xl_btree_split, the left page (its new high key, the new
 	// item when it went left), the right page's tuples (its high key
 	// included), the sibling and the child by reference.
@@ -549,6 +562,7 @@ func (ix *Index) splitKeyed(w *Writer, lv int, p *kpage, b, child pg.Buffer, pos
 	ppos, _ := slices.BinarySearch(pp.keys, rp.low)
 	if t.fits(lv+1, pp) {
 		pp.keys = slices.Insert(pp.keys, ppos, rp.low)
+		pp.recount()
 		ix.changeKeyed(w, pb, b, InsertUpperLen, tupleBytes, 8152-t.used(lv+1, pp))
 		return nil
 	}
@@ -563,7 +577,7 @@ func (ix *Index) newRootKeyed(w *Writer, lv int, l, r *kpage) error {
 	if err != nil {
 		return err
 	}
-	ix.kt.add(lv+1, &kpage{blk: blk, low: math.MinInt64, keys: []int64{l.low, r.low}})
+	ix.kt.add(lv+1, (&kpage{blk: blk, low: math.MinInt64, keys: []int64{l.low, r.low}}).recount())
 	return nil
 }
 

@@ -94,3 +94,12 @@ func TestRandomInserts(t *testing.T) {
 	require.Equal(t, int64(n)-splits+splits+splits-1+2, w.Backend.WAL.Records)
 	_ = math.Inf
 }
+
+// BenchmarkRandomInserts is one insert at a hashint4 key into an index that
+// grows from empty (the descent, the leaf's tuple, a split every ~280 inserts).
+func BenchmarkRandomInserts(b *testing.B) {
+	ix := nbtree.NewOnKey("t_k", table(0), 2, nbtree.Key{Column: "k", Hashed: true})
+	w, _ := newWriter(b, ix)
+	b.ResetTimer()
+	insertN(b, ix, w, b.N)
+}
