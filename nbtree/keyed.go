@@ -1,12 +1,14 @@
 package nbtree
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
 	"slices"
 
 	"github.com/google/btree"
+	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -714,4 +716,57 @@ func (ix *Index) newHashed(kl *keyLayout) {
 	ix.addLevels(leafStart, 0)
 	ix.buildKeyed(keys)
 	kl.Distinct = int64(len(slices.Compact(slices.Clone(keys))))
+}
+
+// keyedPageBytes fills p with page blk of an index on a Hashed key as
+// PageBytes does: the high key first when not rightmost, then each item
+// with its key (a posting list's TIDs after it). The model keeps no heap
+// TIDs: a leaf item's are written as item numbers on block 0.
+func (ix *Index) keyedPageBytes(p []byte, blk pg.BlockNumber) []byte {
+	t := ix.kt
+	kp := t.byBlk[blk]
+	if kp == nil {
+		return p
+	}
+	lv := 0
+	for l := range t.levels {
+		if g, ok := t.levels[l].Get(kp); ok && g == kp {
+			lv = l
+		}
+	}
+	type item struct {
+		key  int64
+		size int
+	}
+	var items []item
+	if nx := t.next(lv, kp); nx != nil {
+		items = append(items, item{nx.low, ItemSize}) // the high key: the right sibling's low key
+	}
+	for i, k := range kp.keys {
+		items = append(items, item{k, kp.itemSize(i)})
+	}
+	upper := pg.BLCKSZ - 16
+	for j, it := range items {
+		sz := it.size - 4
+		upper -= sz
+		tup := p[upper : upper+sz]
+		binary.LittleEndian.PutUint16(tup[4:], uint16(j+1))
+		binary.LittleEndian.PutUint16(tup[6:], uint16(sz))
+		if sz > 8 {
+			binary.LittleEndian.PutUint32(tup[8:], uint32(it.key))
+		}
+		binary.LittleEndian.PutUint32(p[heap.SizeOfPageHeaderData+4*j:], uint32(upper)|1<<15|uint32(sz)<<17)
+	}
+	binary.LittleEndian.PutUint16(p[12:], uint16(heap.SizeOfPageHeaderData+4*len(items)))
+	binary.LittleEndian.PutUint16(p[14:], uint16(upper))
+	flags := uint16(0)
+	if lv == 0 {
+		flags |= 1 // BTP_LEAF
+	}
+	if lv == len(t.levels)-1 {
+		flags |= 2 // BTP_ROOT
+	}
+	binary.LittleEndian.PutUint32(p[pg.BLCKSZ-8:], uint32(lv))
+	binary.LittleEndian.PutUint16(p[pg.BLCKSZ-4:], flags)
+	return p
 }
