@@ -102,6 +102,9 @@ func (c *Cluster) CreateIndex(s IndexSpec) (*StmtResult, error) {
 		if s.Distinct != 0 || s.Correlation != nil {
 			return fail("index %s: values=hashint4: the values give the distinct count and the correlation; distinct= and correlation= declare another key's", name)
 		}
+		if rel.Rows > nbtree.MaxHashedRows {
+			return fail("index %s: values=hashint4: the model keeps every key: at most %d rows (the table has %d)", name, nbtree.MaxHashedRows, rel.Rows)
+		}
 		if s.Unique {
 			if a, b, dup := nbtree.HashedDuplicate(rel.Rows); dup {
 				// _bt_spool's sort finds the duplicate (comparetup_index_btree).

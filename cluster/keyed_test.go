@@ -43,3 +43,26 @@ func TestRandomKeyIndexAgainstPostgreSQL(t *testing.T) {
 		require.Equal(t, want.pages, pages(), "after %d rows", want.rows)
 	}
 }
+
+// hashint4(13362) = hashint4(41950) = -178094052 (the first equal pair of
+// ids; SELECT hashint4(13362), hashint4(41950) on the server): a unique
+// index on the first 41,950 rows cannot be built, and on the first 41,949
+// the next row's insert is a duplicate key.
+func TestRandomKeyUniqueIndex(t *testing.T) {
+	open := func(rows int64) *cluster.Cluster {
+		c, err := cluster.Open(cluster.Options{Version: 18, SharedBuffers: "16MB"})
+		require.NoError(t, err)
+		_, err = c.CreateTable(cluster.TableSpec{Name: "t", Rows: rows, Columns: []string{"int4", "int4"}})
+		require.NoError(t, err)
+		_, err = c.Insert("t", 0)
+		require.NoError(t, err)
+		return c
+	}
+	_, err := open(41950).CreateIndex(cluster.IndexSpec{Name: "t_k", Table: "t", Column: "c2", Values: "hashint4", Unique: true})
+	require.EqualError(t, err, `index t_k: could not create unique index "t_k": rows 13362 and 41950 have the same hashint4 key`)
+	c := open(41949)
+	_, err = c.CreateIndex(cluster.IndexSpec{Name: "t_k", Table: "t", Column: "c2", Values: "hashint4", Unique: true})
+	require.NoError(t, err)
+	_, err = c.Insert("t", 1)
+	require.ErrorContains(t, err, `duplicate key value violates unique constraint "t_k": row 41950's hashint4 key -178094052 is already in the index`)
+}

@@ -599,8 +599,15 @@ func (ix *Index) insertHashed(w *Writer) error {
 		ix.relayout()
 		ix.cachedRoot = blk
 	}
+	if ix.keys >= MaxHashedRows {
+		return fmt.Errorf("%s: the model keeps every hashint4 key: at most %d rows", ix.Name, MaxHashedRows)
+	}
 	return ix.insertKeyed(w, RowKey(ix.keys+1))
 }
+
+// MaxHashedRows is the most rows an index on a Hashed key takes: the model
+// keeps each key (12 bytes), and ids stay within int4 far below it.
+const MaxHashedRows = 50_000_000
 
 // CheckKeyed checks an index on a Hashed key: each level's pages in low-key
 // order hold sorted items within their ranges, and the positional levels
