@@ -20,6 +20,10 @@ type IndexSpec struct {
 	// Unique makes it CREATE UNIQUE INDEX: refused when the key has
 	// duplicates (Distinct below the table's rows); id is unique anyway.
 	Unique bool
+	// Values "hashint4" makes each row's key hashint4(id) (nbtree.RowKey):
+	// random keys, kept by every later insert and copy with leaf splits.
+	// Distinct and Correlation then follow from the values.
+	Values string
 }
 
 // IndexInfo describes an existing index.
@@ -94,6 +98,20 @@ func (c *Cluster) CreateIndex(s IndexSpec) (*StmtResult, error) {
 		if s.Distinct != 0 || s.Correlation != nil {
 			return fail("index %s: key=id is unique and in load order (distinct and correlation follow); they apply to another key", name)
 		}
+	} else if s.Values == "hashint4" {
+		if s.Distinct != 0 || s.Correlation != nil {
+			return fail("index %s: values=hashint4: the values give the distinct count and the correlation; distinct= and correlation= declare another key's", name)
+		}
+		if rel.Rows > nbtree.MaxHashedRows {
+			return fail("index %s: values=hashint4: the model keeps every key: at most %d rows (the table has %d)", name, nbtree.MaxHashedRows, rel.Rows)
+		}
+		if s.Unique {
+			if a, b, dup := nbtree.HashedDuplicate(rel.Rows); dup {
+				// _bt_spool's sort finds the duplicate (comparetup_index_btree).
+				return fail("index %s: could not create unique index %q: rows %d and %d have the same hashint4 key", name, name, a, b)
+			}
+		}
+		key = &nbtree.Key{Column: column, Hashed: true, Unique: s.Unique}
 	} else {
 		if s.Distinct <= 0 {
 			return fail("index %s: key=%s: declare how many distinct values it has: distinct=N (the model's rows have only id)", name, column)
@@ -165,6 +183,9 @@ func (c *Cluster) IndexScan(name string, q IndexQuery) (*StmtResult, error) {
 		pages = -1
 	}
 	kl := ix.Key()
+	if kl.Hashed {
+		return fail("index_scan %s: an index scan of hashint4 keys is not modelled (their rows' heap pages are not kept)", ix.Name)
+	}
 	if rows < -1 || pages < -1 {
 		return fail("index_scan %s: rows and pages must be at least 1", ix.Name)
 	}

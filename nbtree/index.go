@@ -37,6 +37,9 @@ type Index struct {
 	fastpath   pg.BlockNumber
 	// key is the layout of an index on a column other than id (nil for id).
 	key *keyLayout
+	// kt is the pages' keys of an index on a Hashed key (keyed.go), which
+	// levels mirrors after each split (relayout).
+	kt *keyedTree
 }
 
 // page is one page of a level: its block and the entry it starts at.

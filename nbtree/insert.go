@@ -43,7 +43,7 @@ var errKeyInsert = errors.New("nbtree: inserting into an index on a key other th
 // downlink goes into the parent (_bt_insert_parent), which may split in
 // turn; a split root gets a new root above it.
 func (ix *Index) Insert(w *Writer) error {
-	if ix.key != nil {
+	if ix.key != nil && !ix.key.Hashed {
 		return errKeyInsert
 	}
 	if !ix.opened {
@@ -51,6 +51,9 @@ func (ix *Index) Insert(w *Writer) error {
 		if err := w.Engine.OpenIndex(); err != nil {
 			return err
 		}
+	}
+	if ix.key != nil {
+		return ix.insertHashed(w)
 	}
 	if len(ix.levels) == 0 {
 		// _bt_getroot(BT_WRITE) on an empty index: a root leaf.
@@ -63,24 +66,8 @@ func (ix *Index) Insert(w *Writer) error {
 	leaf := ix.rightmost(0)
 	fast := ix.fastpath == leaf && height >= fastpathMinLevel && ix.right[0] < MaxItems
 	if !fast {
-		root := ix.levels[height][0].blk
-		if ix.metaCached && ix.cachedRoot != root {
-			// _bt_getroot: the cached root is no longer the root (it split):
-			// it is read, found stale, and the metapage read again.
-			b, err := ix.pin(w, ix.cachedRoot)
-			if err != nil {
-				return err
-			}
-			w.Pool.Unpin(w.Backend, b)
-			ix.metaCached = false
-		}
-		if !ix.metaCached {
-			mb, err := ix.pin(w, MetaBlock)
-			if err != nil {
-				return err
-			}
-			w.Pool.Unpin(w.Backend, mb)
-			ix.cacheMeta()
+		if err := ix.readMeta(w); err != nil {
+			return err
 		}
 		// _bt_search: each level's rightmost page, root to leaf's parent,
 		// read and released on the way down (_bt_relandgetbuf).
@@ -104,6 +91,30 @@ func (ix *Index) Insert(w *Writer) error {
 	ix.fastpath = pg.InvalidBlockNumber
 	if len(ix.levels)-1 >= fastpathMinLevel {
 		ix.fastpath = ix.rightmost(0)
+	}
+	return nil
+}
+
+// readMeta is _bt_getroot's use of the session's cached metapage: a cached
+// root that is no longer the root (it split) is read, found stale, and the
+// metapage read again; a session without the cache reads the metapage.
+func (ix *Index) readMeta(w *Writer) error {
+	root := ix.levels[len(ix.levels)-1][0].blk
+	if ix.metaCached && ix.cachedRoot != root {
+		b, err := ix.pin(w, ix.cachedRoot)
+		if err != nil {
+			return err
+		}
+		w.Pool.Unpin(w.Backend, b)
+		ix.metaCached = false
+	}
+	if !ix.metaCached {
+		mb, err := ix.pin(w, MetaBlock)
+		if err != nil {
+			return err
+		}
+		w.Pool.Unpin(w.Backend, mb)
+		ix.cacheMeta()
 	}
 	return nil
 }
@@ -194,14 +205,25 @@ func (ix *Index) change(w *Writer, b, other pg.Buffer, size, items int) {
 // top level holding items, the metapage changed to point at it, and the
 // XLOG_BTREE_NEWROOT record (of size) registering both.
 func (ix *Index) newRoot(w *Writer, size, items int) error {
-	mb, err := ix.pin(w, MetaBlock)
+	nblk, err := ix.logNewRoot(w, size)
 	if err != nil {
 		return err
+	}
+	ix.pushLevel([]page{{blk: nblk, first: 0}}, items) // the root covers every entry
+	return nil
+}
+
+// logNewRoot pins the metapage, extends the index by the new root and logs
+// the XLOG_BTREE_NEWROOT record of size; it returns the root's block.
+func (ix *Index) logNewRoot(w *Writer, size int) (pg.BlockNumber, error) {
+	mb, err := ix.pin(w, MetaBlock)
+	if err != nil {
+		return 0, err
 	}
 	ix.cacheMeta()
 	nb, nblk, err := ix.newPage(w)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	w.Pool.MarkBufferDirty(w.Backend, nb)
 	w.Pool.MarkBufferDirty(w.Backend, mb)
@@ -211,8 +233,7 @@ func (ix *Index) newRoot(w *Writer, size, items int) error {
 	w.Pool.SetPageLSN(mb, lsn)
 	w.Pool.Unpin(w.Backend, nb)
 	w.Pool.Unpin(w.Backend, mb)
-	ix.pushLevel([]page{{blk: nblk, first: 0}}, items) // the root covers every entry
-	return nil
+	return nblk, nil
 }
 
 // pin pins block blk of the index (ReadBuffer, no strategy: a new pin bumps

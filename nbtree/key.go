@@ -9,10 +9,18 @@ import (
 // with Distinct values 1..Distinct (each value on rows/Distinct rows, the
 // first rows mod Distinct values one more) and a Correlation between key
 // order and heap order (pg_stats.correlation: 1 together, 0 anywhere).
+//
+// A Hashed key is instead hashint4(id) on each row (RowKey): pseudo-random
+// int4 values, nearly all distinct, that the index keeps as rows are
+// inserted (keyed.go); Distinct is then what the build counted.
 type Key struct {
 	Column      string
 	Distinct    int64
 	Correlation float64
+	Hashed      bool
+	// Unique is CREATE UNIQUE INDEX: an insert of a Hashed key already in
+	// the index fails as _bt_check_unique does.
+	Unique bool
 }
 
 // Entries is where value v's entries lie in (key, TID) order among rows
@@ -82,6 +90,10 @@ func NewOnKey(name string, rel *heap.Relation, id pg.RelID, k Key) *Index {
 	leafStart := []int64{0}
 	var sizes []int
 	var tids []int64
+	if k.Hashed {
+		ix.newHashed(kl)
+		return ix
+	}
 	base, extra := rel.Rows/k.Distinct, rel.Rows%k.Distinct
 	for v := int64(0); v < k.Distinct; v++ {
 		d := base

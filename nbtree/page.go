@@ -22,6 +22,9 @@ func (ix *Index) PageBytes(blk pg.BlockNumber) []byte {
 		binary.LittleEndian.PutUint16(p[14:], pg.BLCKSZ-16)
 		return p
 	}
+	if ix.kt != nil {
+		return ix.keyedPageBytes(p, blk)
+	}
 	tpp := int64(ix.Rel.Shape.TuplesPerPage())
 	for lv, pages := range ix.levels {
 		for i, pgi := range pages {

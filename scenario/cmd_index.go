@@ -49,6 +49,11 @@ func (e *Env) cmdIndex(args []datadriven.CmdArg) (Output, error) {
 			default:
 				return Output{}, errorf("index %s: unique=%s: expected on or off", name, v)
 			}
+		case "values":
+			if v != "hashint4" {
+				return Output{}, errorf("index %s: values=%s: expected hashint4 (each row's key is hashint4(id))", name, v)
+			}
+			spec.Values = v
 		case "correlation":
 			f, err := strconv.ParseFloat(v, 64)
 			if err != nil || f < -1 || f > 1 {
@@ -56,7 +61,7 @@ func (e *Env) cmdIndex(args []datadriven.CmdArg) (Output, error) {
 			}
 			spec.Correlation = &f
 		default:
-			return Output{}, errorf("index %s: unknown option %q (on, key, unique, distinct, correlation)", name, a.Key)
+			return Output{}, errorf("index %s: unknown option %q (on, key, unique, distinct, correlation, values)", name, a.Key)
 		}
 	}
 	return stmt(e.C.CreateIndex(spec))

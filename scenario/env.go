@@ -141,7 +141,7 @@ func init() {
 		// Example: vacuum big
 		{"vacuum", "vacuum TABLE [freeze]", "VACUUM [FREEZE] TABLE", (*Env).cmdVacuum},
 		// Example: index big_id on=big key=id
-		{"index", "index NAME on=TABLE [key=id] [unique=on] | index NAME on=TABLE key=COL distinct=N [correlation=C] [unique=on]", "CREATE INDEX NAME ON TABLE (id): a btree built from the loaded table; another key column declares its distinct values (pg_stats.n_distinct) and its correlation from -1 to 1 (pg_stats.correlation)", (*Env).cmdIndex},
+		{"index", "index NAME on=TABLE [key=id] [unique=on] | index NAME on=TABLE key=COL distinct=N [correlation=C] [unique=on] | index NAME on=TABLE key=COL values=hashint4 [unique=on]", "CREATE INDEX NAME ON TABLE (id): a btree built from the loaded table; another key column declares its distinct values (pg_stats.n_distinct) and its correlation from -1 to 1 (pg_stats.correlation), or values=hashint4: each row's key is hashint4(id), random keys the index keeps as rows are inserted (leaf splits)", (*Env).cmdIndex},
 		// Example: index_scan big_id from=1 to=40000
 		{"index_scan", "index_scan INDEX (key=K | from=A to=B) [order=index|sorted] [rows=N] [pages=N]", "an Index Scan of the rows with key K, or A to B (order=sorted: a Bitmap Heap Scan, each heap page once in block order); rows= and pages= declare how many rows and heap pages a key other than id matches", (*Env).cmdIndexScan},
 		// Example: pgbench init scale=10

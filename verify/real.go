@@ -19,6 +19,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
+	"github.com/pgbufsim/pgbufsim/wal"
 )
 
 // runner holds the real side's state while a scenario runs.
@@ -30,11 +31,12 @@ type runner struct {
 	progress       io.Writer
 	tables         map[string]*table
 	marks          map[string]realMark
-	rejected       map[string]bool   // relations a scan's ring rejected buffers of (in the simulation)
-	indexes        map[string]string // index → its table
-	txConn         *pgx.Conn         // the session of an open begin … commit block
-	walCompression string            // wal_compression in force
-	notices        []string          // the notices sessions received (VERBOSE reports)
+	rejected       map[string]bool      // relations a scan's ring rejected buffers of (in the simulation)
+	indexes        map[string]string    // index → its table
+	keyCols        map[string][2]string // index on hashint4 keys → its column, "UNIQUE " or ""
+	txConn         *pgx.Conn            // the session of an open begin … commit block
+	walCompression string               // wal_compression in force
+	notices        []string             // the notices sessions received (VERBOSE reports)
 	clusterSeen    bool
 	planDir        string // Options.PlanDir
 	settingsSaved  bool
@@ -170,6 +172,9 @@ func (r *runner) translate(st *step) (action, error) {
 	case "analyze":
 		return r.actAnalyze, nil
 	case "index":
+		if on, ok := hashedIndex(st); ok {
+			return r.hashedKey(st, on)
+		}
 		for _, a := range st.args[1:] {
 			if a.Key == "key" && a.Vals[0] != "id" {
 				return nil, fmt.Errorf("%s: no SQL translation: verify's tables have only id and padding, not %s", lineText(st), a.Vals[0])
@@ -452,21 +457,8 @@ func (r *runner) actCheckpoint(ctx context.Context, st *step) error {
 	return nil
 }
 
-// walPayload is the WAL between two insert positions less the page headers
-// in between (XLogPageHeaderData: SizeOfXLogShortPHD, MAXALIGNed to 24, or
-// SizeOfXLogLongPHD, 40, on a segment's first page).
-func walPayload(start, end pg.LSN) int64 {
-	const page = pg.LSN(pg.BLCKSZ)
-	n := int64(end) - int64(start)
-	for p := (start/page + 1) * page; p <= end; p += page {
-		if p%pg.LSN(pg.WalSegSize) == 0 {
-			n -= 40
-		} else {
-			n -= 24
-		}
-	}
-	return n
-}
+// walPayload is the WAL between two insert positions less the page headers in between.
+func walPayload(start, end pg.LSN) int64 { return wal.Payload(start, end) }
 
 // actInsert: EXPLAIN (ANALYZE, BUFFERS, WAL) INSERT … SELECT generate_series.
 func (r *runner) actInsert(ctx context.Context, st *step) error {
@@ -486,7 +478,7 @@ func (r *runner) actInsert(ctx context.Context, st *step) error {
 		return err
 	}
 	r.rep.add(st, "relation pages", st.pages, pages, exact)
-	return nil
+	return r.keyedPages(ctx, st)
 }
 
 // walBytesTol is the tolerance on a statement's WAL bytes: 1%, or 3% when
@@ -580,7 +572,7 @@ func (r *runner) actCopy(ctx context.Context, st *step) error {
 	}
 	r.rep.add(st, "relation pages", st.pages, pages, pagesTol)
 	if !inBlock {
-		d, err := r.srv.WALDumpRel(ctx, lsn0, lsn1, filenode)
+		d, err := r.walOnTable(ctx, st, lsn0, lsn1, filenode)
 		if err != nil {
 			return err
 		}
@@ -589,7 +581,7 @@ func (r *runner) actCopy(ctx context.Context, st *step) error {
 		r.rep.add(st, "WAL bytes on the table", simInt(st.sim, "wal_bytes"), d.Bytes, r.walBytesTol())
 	}
 	r.rep.add(st, "WAL bytes (LSN distance)", int64(st.lsnAfter-st.lsnBefore), int64(lsn1-lsn0), Tol{Pct: 1})
-	return nil
+	return r.keyedPages(ctx, st)
 }
 
 // actScan: EXPLAIN (ANALYZE, BUFFERS, WAL) SELECT count(*).
@@ -755,7 +747,11 @@ func (r *runner) actIndex(ctx context.Context, st *step) error {
 		if lsn0, err = insertLSN(ctx, conn); err != nil {
 			return err
 		}
-		if _, err = conn.Exec(ctx, fmt.Sprintf("CREATE INDEX %s ON %s (id)", name, on)); err != nil {
+		col, unique := "id", ""
+		if c, ok := r.keyCols[name]; ok {
+			col, unique = c[0], c[1]
+		}
+		if _, err = conn.Exec(ctx, fmt.Sprintf("CREATE %sINDEX %s ON %s (%s)", unique, name, on, col)); err != nil {
 			return err
 		}
 		if lsn1, err = insertLSN(ctx, conn); err != nil {

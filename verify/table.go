@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/scenario"
 )
 
@@ -151,6 +152,8 @@ func (t *table) copyData(from, to int64) io.Reader {
 				b.WriteString(strconv.FormatInt(id, 10))
 			} else if f == "md5" {
 				b.Write(t.rel.PadText(id))
+			} else if f == "hashint4" {
+				b.WriteString(strconv.FormatInt(nbtree.RowKey(id), 10))
 			} else {
 				b.WriteString(f)
 			}

@@ -35,10 +35,13 @@ type step struct {
 	args []scenario.Arg
 	sim  any // the simulator's JSON result
 
-	lsnBefore, lsnAfter pg.LSN         // the simulator's WAL insert position around the command
-	walBefore, walAfter wal.Usage      // the simulator's pg_stat_wal around it
-	pages               int64          // for insert: the simulated relation's size afterwards
-	io                  bufmgr.IOStats // the simulator's pg_stat_io after the command
+	lsnBefore, lsnAfter pg.LSN    // the simulator's WAL insert position around the command
+	walBefore, walAfter wal.Usage // the simulator's pg_stat_wal around it
+	pages               int64     // for insert: the simulated relation's size afterwards
+	// keyed is, for insert and copy, the simulated size of each of the
+	// table's indexes on hashint4 keys afterwards.
+	keyed map[string]int64
+	io    bufmgr.IOStats // the simulator's pg_stat_io after the command
 }
 
 // Run verifies one scenario: the simulator first (which also validates the
@@ -66,8 +69,12 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 
 	// The simulator, at the server's major version.
 	env := &scenario.Env{Seed: o.Seed}
+	hashed := map[string]string{} // index on hashint4 keys → its table
 	for i := range steps {
 		st := &steps[i]
+		if on, ok := hashedIndex(st); ok {
+			hashed[st.args[0].Key] = on
+		}
 		if env.C != nil {
 			st.lsnBefore, st.walBefore = env.C.WAL().InsertLSN(), env.C.WAL().Total
 		}
@@ -81,6 +88,12 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 		if st.cmd == "insert" || st.cmd == "copy" {
 			if rel, ok := env.C.Relation(st.args[0].Key); ok {
 				st.pages = int64(rel.NPages())
+			}
+			st.keyed = map[string]int64{}
+			for ix, on := range hashed {
+				if info, ok := env.C.Index(ix); ok && on == st.args[0].Key {
+					st.keyed[ix] = int64(info.Pages)
+				}
 			}
 		}
 	}

@@ -9,6 +9,14 @@ func InitialRedo(v pg.Version) pg.LSN {
 	return bytePosToRecPtr(usableBytesInSeg - pg.MaxAlign(uint64(CheckpointRecord(v))))
 }
 
+// Payload is the WAL between two insert positions less the page headers in
+// between (XLogPageHeaderData: SizeOfXLogShortPHD, MAXALIGNed to 24, or
+// SizeOfXLogLongPHD, 40, on a segment's first page): the difference of
+// their usable byte positions.
+func Payload(start, end pg.LSN) int64 {
+	return int64(recPtrToBytePos(end)) - int64(recPtrToBytePos(start))
+}
+
 // recPtrToBytePos is XLogRecPtrToBytePos, the inverse of bytePosToRecPtr
 // and bytePosToEndRecPtr: the usable bytes before ptr.
 func recPtrToBytePos(ptr pg.LSN) uint64 {

@@ -153,3 +153,33 @@ func TestProfileFlags(t *testing.T) {
 	require.NoError(t, err)
 	require.NotZero(t, st.Size())
 }
+
+// TestSweepPlot: --plot draws the step's figure at each point, labelled
+// with its value: the scan after the checkpoint logs an image of each of
+// the 600 pages it hints with checksums on, none with them off (as
+// TestSweep's CSV shows); bad --plot/--y combinations are refused.
+func TestSweepPlot(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.scn")
+	require.NoError(t, os.WriteFile(p, []byte("cluster version=18 shared_buffers=16MB\ntable t pages=600 tuple_bytes=1832\ninsert t\ncheckpoint\nscan t\n"), 0o644))
+	svg := filepath.Join(dir, "c.svg")
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"sweep", "--csv=-", "--vary", "data_checksums=off,on", "--plot", svg, "--y", "images=wal_fpi", p}, &out, &errb), errb.String())
+	b, err := os.ReadFile(svg)
+	require.NoError(t, err)
+	for _, want := range []string{">off<", ">on<", ">600<", ">0<", "images", "data_checksums"} {
+		require.Contains(t, string(b), want)
+	}
+	for _, bad := range [][]string{
+		{"--vary", "data_checksums=off,on", "--plot", filepath.Join(dir, "c.pdf"), "--y", "wal_fpi"},
+		{"--vary", "data_checksums=off,on", "--plot", svg},
+		{"--vary", "data_checksums=off,on", "--y", "wal_fpi"},
+		{"--vary", "data_checksums=off,on", "--vary", "eic=1,2", "--plot", svg, "--y", "wal_fpi"},
+		{"--vary", "data_checksums=off,on", "--plot", svg, "--y", "no_such_figure"},
+		{"--vary", "data_checksums=off,on", "--plot", svg, "--y", "wal_fpi:"},
+	} {
+		errb.Reset()
+		require.NotEqual(t, 0, run(context.Background(), append(append([]string{"sweep", "--csv=-"}, bad...), p), &out, &errb), "%v", bad)
+		require.Contains(t, errb.String(), "--", "%v", bad)
+	}
+}

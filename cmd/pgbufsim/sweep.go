@@ -25,7 +25,7 @@ import (
 
 // Sweeps
 //
-//	pgbufsim sweep [--vary GUC=v1,v2,...]... [--csv FILE] [--step LINE] [--jobs N] [--seed N] FILE.scn
+//	pgbufsim sweep [--vary GUC=v1,v2,...]... [--csv FILE] [--step LINE] [--jobs N] [--seed N] [--plot OUT --y SPEC...] FILE.scn
 //
 // runs the scenario once for every point of the cross product of the
 // --vary lists (the first --vary varies slowest), each point's values added
@@ -79,10 +79,19 @@ func sweepCmd(args []string, stdout, stderr io.Writer) int {
 	stepLine := fs.Int("step", 0, "line of the command whose figures the table shows (default: the last command with figures)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "points run at once")
 	seed := fs.Uint64("seed", 1, "PRNG seed (the same for every point)")
+	plotOut := fs.String("plot", "", "draw the --y figures of the table's step against the one varied setting to this .svg or .png")
+	var ys ySpecs
+	fs.Var(&ys, "y", "with --plot: [LABEL=]FIELD, or [LABEL=]HIT:READ for the ratio HIT/(HIT+READ) (repeatable)")
 	var sf shardFlags
 	sf.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *plotOut != "" {
+		if ext := filepath.Ext(*plotOut); ext != ".svg" && ext != ".png" {
+			fmt.Fprintf(stderr, "pgbufsim sweep: --plot %s: the file must end in .svg or .png\n", *plotOut)
+			return 2
+		}
 	}
 	if !sf.merge && sf.shard.n > 0 && (flagSet(fs, "csv") || flagSet(fs, "step")) {
 		fmt.Fprintln(stderr, "pgbufsim sweep: --csv and --step are the merge's (--merge) or an unsharded run's: a shard writes only its shard file")
@@ -100,6 +109,16 @@ func sweepCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	writeSweepTable(stdout, f, varies, points, step)
+	if *plotOut != "" {
+		if err := writeSweepPlot(*plotOut, ys, f, varies, points, step); err != nil {
+			fmt.Fprintf(stderr, "pgbufsim sweep: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "pgbufsim sweep: plot written to %s\n", *plotOut)
+	} else if len(ys) > 0 {
+		fmt.Fprintln(stderr, "pgbufsim sweep: --y goes with --plot OUT.svg|OUT.png")
+		return 2
+	}
 	if *csvPath != "-" {
 		out := *csvPath
 		if out == "" {
