@@ -1,43 +1,30 @@
 package verify
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"io"
-	"sort"
 	"strconv"
-	"strings"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgbufsim/pgbufsim/pgbench"
 )
 
-// Catalog buffers are not a buffer-manager mechanism but the workload's
-// input: which system-catalog pages a new session and each kind of statement
-// pin, and how often. MeasureCatalog reads that off a real server: the
-// statements run in a database "work", each in a fresh session after a
-// restart and one warm-up session (which rebuilds the relcache init file), and
-// the pool is read from the database "postgres", whose own catalogs are other
-// relations, so the reading session's pins do not mask the measured ones
-// (only on the few shared catalogs). A page's usage count — one per pin, up
-// to 5 — less the same run without the statement is the statement's pins.
+// The SQL whose catalog footprint package catprof measures (`pgbufsim
+// catalog-profile`): the same statements verify sends, so a profile is what
+// verify's own sessions pin.
 
-// catalogKinds are the sessions profiled: the SQL verify sends for each kind
-// of command (sql.go), on a table t (id int4, pad text); "first" is a
-// trivial first session after a start.
-func catalogKinds(major int) []struct {
-	name string
-	sql  []string
-} {
+// CatalogKind is one kind of session package catprof profiles: its name
+// (catalog.Kind's, lower-cased first letter) and the SQL verify sends for it.
+type CatalogKind struct {
+	Name string
+	SQL  []string
+}
+
+// CatalogKinds are the sessions profiled: the SQL verify sends for each kind
+// of command (sql.go), on a table t (id int4, pad text), or on pgbench's
+// tables; "first" is a trivial first session after a start.
+func CatalogKinds(major int) []CatalogKind {
 	noPar := "SET max_parallel_workers_per_gather = 0"
 	// a mark's session (markNow; pg_stat_io is read too only in scenarios that show it)
 	session := []string{sqlClearSnapshot, sqlStatWAL, sqlInsertLSN}
-	return []struct {
-		name string
-		sql  []string
-	}{
+	return []CatalogKind{
 		{"session", session},
 		{"scan", []string{noPar, sqlScan("t")}},
 		{"scan1w", []string{"SET min_parallel_table_scan_size = 0", "SET parallel_setup_cost = 0", "SET max_parallel_workers_per_gather = 1", sqlScan("t")}},
@@ -67,424 +54,23 @@ func catalogKinds(major int) []struct {
 // pgbenchTxn is the transaction the pgbench kinds are measured with.
 var pgbenchTxn = pgbench.Txn{AID: 1, BID: 1, TID: 1, Delta: 1}
 
-// pgbenchTables creates pgbench's tables at scale 1 in the profile's
-// database as pgbench -i would (rows by INSERT instead of COPY: the catalog
-// rows are the same), for the pgbench kinds.
-func pgbenchTables(major int) ([]string, error) {
-	steps, err := pgbench.Init(major, 1, 100)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, st := range steps {
-		switch st.Kind {
-		case pgbench.CreateTable, pgbench.VacuumAnalyze, pgbench.PrimaryKey, pgbench.Insert:
-			out = append(out, st.SQL)
-		case pgbench.Copy:
-			switch st.Table {
-			case "pgbench_branches":
-				out = append(out, "insert into pgbench_branches(bid,bbalance) values(1,0)")
-			case "pgbench_tellers":
-				out = append(out, "insert into pgbench_tellers(tid,bid,tbalance) select g, 1, 0 from generate_series(1, 10) g")
-			case "pgbench_accounts":
-				out = append(out, "insert into pgbench_accounts(aid,bid,abalance,filler) select g, 1, 0, '' from generate_series(1, 100000) g")
-			}
-		}
-	}
-	return out, nil
+// SQLVacuumVerbose is verify's VACUUM (VERBOSE) of table.
+func SQLVacuumVerbose(table string) string { return sqlVacuum(table, "VERBOSE") }
+
+// SQLInsertExplain is verify's EXPLAIN'd INSERT … SELECT of rows from…to.
+func SQLInsertExplain(table, exprs string, from, to int64) string {
+	return sqlInsert(table, exprs, from, to)
 }
 
-// CatalogProfile is, per statement kind, the pins on each catalog page (index
-// into Pages), as a session running that statement makes them.
-type CatalogProfile struct {
-	Server string
-	Pages  []string          // relfilenode/fork/block, in a stable order
-	Kinds  map[string][]int8 // kind → pins per page
-	Masked int               // pages the warm-up session alone took to usage 5 (pins on them are not seen)
-	// VacuumWindowHits is what VACUUM VERBOSE counts as buffer hits for an
-	// empty table without TOAST: catalog pins inside the instrumented window.
-	VacuumWindowHits int
-	// TableGrowthPages is how many more catalog pages each further CREATE
-	// TABLE dirties (its rows and index entries land on new pages).
-	TableGrowthPages int
-	// IndexInsertHits is the catalog pins of a session's first index insertion.
-	IndexInsertHits int
-}
+// SessionEndSQL is what verify sends before it closes a session.
+func SessionEndSQL() []string { return append([]string(nil), sessionEnd...) }
 
-// MeasureCatalog builds a fresh cluster and measures the profile (of every
-// kind but those in skip).
-func MeasureCatalog(ctx context.Context, bin string, skip map[string]bool) (prof *CatalogProfile, err error) {
-	srv, err := NewServer(bin)
-	if err != nil {
-		return nil, err
+// VacuumVerboseHits reads the buffer hits of VACUUM VERBOSE's messages.
+func VacuumVerboseHits(msgs string) (int, bool) {
+	m := reVacBuf.FindStringSubmatch(msgs)
+	if m == nil {
+		return 0, false
 	}
-	defer func() {
-		if cerr := srv.Close(); cerr != nil && err == nil {
-			err = cerr
-		}
-	}()
-	if err := srv.Init(ctx, false, [][2]string{{"shared_buffers", "16MB"}, {"autovacuum", "off"}, {"bgwriter_lru_maxpages", "0"}}); err != nil {
-		return nil, err
-	}
-	if err := srv.Start(ctx); err != nil {
-		return nil, err
-	}
-	// exec runs one session, ended as verify ends its sessions.
-	exec := func(db string, sql ...string) error {
-		conn, err := pgx.Connect(ctx, srv.connString()+" dbname="+db)
-		if err != nil {
-			return err
-		}
-		defer conn.Close(context.Background())
-		for _, s := range append(sql, sessionEnd...) {
-			if strings.HasPrefix(s, "COPY ") {
-				data := strings.NewReader(strings.Repeat("100001\t"+strings.Repeat("x", 1800)+"\n", 4))
-				if _, err := conn.PgConn().CopyFrom(ctx, data, s); err != nil {
-					return fmt.Errorf("%s: %w", s, err)
-				}
-				continue
-			}
-			if _, err := conn.Exec(ctx, s); err != nil {
-				return fmt.Errorf("%s: %w", s, err)
-			}
-		}
-		return nil
-	}
-	if err := exec("postgres", "CREATE EXTENSION pg_buffercache", "CREATE DATABASE work"); err != nil {
-		return nil, err
-	}
-	if err := exec("work", "CREATE EXTENSION pg_buffercache", "CREATE EXTENSION pg_visibility",
-		"CREATE TABLE t (id int4, pad text) WITH (autovacuum_enabled = off)", "ALTER TABLE t ALTER COLUMN pad SET STORAGE PLAIN",
-		"INSERT INTO t SELECT g, repeat('x', 1800) FROM generate_series(1, 4000) g"); err != nil {
-		return nil, err
-	}
-	bench, err := pgbenchTables(srv.Major)
-	if err != nil {
-		return nil, err
-	}
-	if err := exec("work", bench...); err != nil {
-		return nil, err
-	}
-	// Flood tables: 8 of 400 pages, each under NBuffers/4 so scans use no ring.
-	var flood []string
-	for i := 1; i <= 8; i++ {
-		flood = append(flood, fmt.Sprintf("CREATE TABLE f%d (id int4, pad text) WITH (autovacuum_enabled = off)", i),
-			fmt.Sprintf("ALTER TABLE f%d ALTER COLUMN pad SET STORAGE PLAIN", i),
-			fmt.Sprintf("INSERT INTO f%d SELECT g, repeat('x', 1800) FROM generate_series(1, 1600) g", i))
-	}
-	if err := exec("work", flood...); err != nil {
-		return nil, err
-	}
-	// One session scanning them in turn, four times: 12,800 allocations, about
-	// six passes of the clock over 2,048 buffers, so every catalog page the
-	// warm-up session pinned is evicted and the statement's pins show as
-	// they are (the session's own catalog pins at its start are evicted too).
-	flood = flood[:0]
-	for round := 0; round < 4; round++ {
-		for i := 1; i <= 8; i++ {
-			flood = append(flood, fmt.Sprintf("SELECT count(*) FROM f%d", i))
-		}
-	}
-	// An empty table of the usual shape, vacuumed in a fresh session as
-	// verify does: its VACUUM VERBOSE hits are the catalog pins inside
-	// VACUUM's instrumented window.
-	var vacHits int
-	{
-		var msgs []string
-		cfg, err := pgx.ParseConfig(srv.connString() + " dbname=work")
-		if err != nil {
-			return nil, err
-		}
-		cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { msgs = append(msgs, n.Message+"\n"+n.Detail) }
-		conn, err := pgx.ConnectConfig(ctx, cfg)
-		if err != nil {
-			return nil, err
-		}
-		if err := exec("work", "CREATE TABLE e (id int4, pad text) WITH (autovacuum_enabled = off)"); err != nil {
-			return nil, err
-		}
-		if _, err := conn.Exec(ctx, sqlVacuum("e", "VERBOSE")); err != nil {
-			conn.Close(context.Background())
-			return nil, err
-		}
-		conn.Close(context.Background())
-		m := reVacBuf.FindStringSubmatch(strings.Join(msgs, "\n"))
-		if m == nil {
-			return nil, fmt.Errorf("VACUUM VERBOSE printed no buffer usage")
-		}
-		vacHits, _ = strconv.Atoi(m[1])
-	}
-	// The catalog pins the first index insertion of a session makes inside
-	// the statement (the btree's support functions looked up): EXPLAIN's hits
-	// for a one-row INSERT into an indexed table, less the same without the
-	// index, less the index's own two pins (metapage and root leaf).
-	var idxHits int
-	{
-		hits := func(table string) (int, error) {
-			conn, err := pgx.Connect(ctx, srv.connString()+" dbname=work")
-			if err != nil {
-				return 0, err
-			}
-			defer conn.Close(context.Background())
-			var raw []byte
-			if err := conn.QueryRow(ctx, sqlInsert(table, "g, 'x'", 2, 2)).Scan(&raw); err != nil {
-				return 0, err
-			}
-			var doc []struct {
-				Plan map[string]any `json:"Plan"`
-			}
-			if err := json.Unmarshal(raw, &doc); err != nil || len(doc) == 0 {
-				return 0, fmt.Errorf("EXPLAIN JSON: %v", err)
-			}
-			h, _ := doc[0].Plan["Shared Hit Blocks"].(float64)
-			r, _ := doc[0].Plan["Shared Read Blocks"].(float64)
-			return int(h + r), nil
-		}
-		if err := exec("work", "CREATE TABLE ni (id int4, pad text)", "CREATE TABLE wi (id int4, pad text)",
-			"CREATE INDEX wi_id ON wi (id)", "INSERT INTO ni VALUES (1, 'x')", "INSERT INTO wi VALUES (1, 'x')"); err != nil {
-			return nil, err
-		}
-		without, err := hits("ni")
-		if err != nil {
-			return nil, err
-		}
-		with, err := hits("wi")
-		if err != nil {
-			return nil, err
-		}
-		idxHits = with - without - 2
-	}
-	// Dirty catalog pages after one CREATE TABLE and after six, from a clean pool.
-	var growth int
-	{
-		if err := srv.Restart(ctx); err != nil {
-			return nil, err
-		}
-		dirtyNow := func() (int, error) {
-			conn, err := srv.Connect(ctx)
-			if err != nil {
-				return 0, err
-			}
-			defer conn.Close(context.Background())
-			var n int
-			err = conn.QueryRow(ctx, "SELECT count(*) FROM pg_buffercache b JOIN pg_database d ON d.oid = b.reldatabase WHERE d.datname = 'work' AND b.isdirty").Scan(&n)
-			return n, err
-		}
-		var one, six int
-		for i := 1; i <= 6; i++ {
-			if err := exec("work", fmt.Sprintf("CREATE TABLE g%d (id int4, pad text) WITH (autovacuum_enabled=off)", i), fmt.Sprintf("ALTER TABLE g%d ALTER COLUMN pad SET STORAGE PLAIN", i)); err != nil {
-				return nil, err
-			}
-			n, err := dirtyNow()
-			if err != nil {
-				return nil, err
-			}
-			if i == 1 {
-				one = n
-			}
-			six = n
-		}
-		growth = (six - one + 2) / 5
-	}
-	// Names of work's relations by file node, so pages read as pg_class/0/3.
-	names := map[uint32]string{}
-	var workOID, tfn uint32
-	floodFN := map[uint32]bool{}
-	{
-		conn, err := pgx.Connect(ctx, srv.connString()+" dbname=work")
-		if err != nil {
-			return nil, err
-		}
-		err = conn.QueryRow(ctx, "SELECT oid FROM pg_database WHERE datname = 'work'").Scan(&workOID)
-		if err == nil {
-			err = conn.QueryRow(ctx, "SELECT pg_relation_filenode('t')").Scan(&tfn)
-		}
-		if err == nil {
-			var fn uint32
-			var name string
-			rows, qerr := conn.Query(ctx, "SELECT pg_relation_filenode(oid), relname FROM pg_class WHERE pg_relation_filenode(oid) IS NOT NULL")
-			if qerr != nil {
-				err = qerr
-			} else {
-				_, err = pgx.ForEachRow(rows, []any{&fn, &name}, func() error {
-					names[fn] = name
-					if len(name) == 2 && name[0] == 'f' || strings.HasPrefix(name, "pgbench_") {
-						floodFN[fn] = true // user relations' pages are not catalog pins
-					}
-					return nil
-				})
-			}
-		}
-		conn.Close(context.Background())
-		if err != nil {
-			return nil, err
-		}
-	}
-	var dirtied map[string]bool // dirty pages of the last snapshot
-	snapshot := func(warm bool, stmts ...[]string) (map[string]int8, error) {
-		dirtied = map[string]bool{}
-		if err := srv.Restart(ctx); err != nil {
-			return nil, err
-		}
-		if warm {
-			if err := exec("work", "SELECT 1"); err != nil {
-				return nil, err
-			}
-			if err := exec("work", flood...); err != nil {
-				return nil, err
-			}
-		}
-		for _, s := range stmts {
-			if err := exec("work", s...); err != nil {
-				return nil, err
-			}
-		}
-		conn, err := srv.Connect(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer conn.Close(context.Background())
-		rows, err := conn.Query(ctx, "SELECT relfilenode, reldatabase, relforknumber, relblocknumber, usagecount, isdirty FROM pg_buffercache WHERE reldatabase IN (0, $1)", workOID)
-		if err != nil {
-			return nil, err
-		}
-		out := map[string]int8{}
-		var fn, db uint32
-		var fork, usage int16
-		var blk int64
-		var dirty bool
-		_, err = pgx.ForEachRow(rows, []any{&fn, &db, &fork, &blk, &usage, &dirty}, func() error {
-			if fn != tfn && !floodFN[fn] {
-				name, ok := names[fn]
-				if !ok {
-					name = fmt.Sprint(fn)
-				}
-				if db == 0 {
-					name = "shared:" + name
-				}
-				key := fmt.Sprintf("%s/%d/%d", name, fork, blk)
-				out[key] = int8(usage)
-				if dirty {
-					dirtied[key] = true
-				}
-			}
-			return nil
-		})
-		return out, err
-	}
-	base, err := snapshot(true)
-	if err != nil {
-		return nil, err
-	}
-	baseDirty := dirtied
-	// The first session after a start rebuilds the relcache init file; its
-	// pins are measured against a run with no session in work at all.
-	cold, err := snapshot(false)
-	if err != nil {
-		return nil, err
-	}
-	first, err := snapshot(false, []string{"SELECT 1"})
-	if err != nil {
-		return nil, err
-	}
-	masked := 0
-	for p, u := range base {
-		if u == 5 && !strings.HasPrefix(p, "shared:") {
-			masked++
-		}
-	}
-	prof = &CatalogProfile{Server: srv.Version, Kinds: map[string][]int8{}, Masked: masked, VacuumWindowHits: vacHits, TableGrowthPages: growth, IndexInsertHits: idxHits}
-	snaps := map[string]map[string]int8{}
-	dirty := map[string]map[string]bool{} // pages a kind dirtied (DDL: catalog rows written)
-	bases := map[string]map[string]int8{"first": cold}
-	for _, k := range catalogKinds(srv.Major) {
-		if skip[strings.ToLower(k.name)] || k.name == "statIO" && srv.Major < 16 {
-			continue
-		}
-		s, err := snapshot(true, k.sql)
-		if err != nil {
-			return nil, err
-		}
-		snaps[k.name] = s
-		bases[k.name] = base
-		for p := range dirtied {
-			if !baseDirty[p] {
-				if dirty[k.name] == nil {
-					dirty[k.name] = map[string]bool{}
-				}
-				dirty[k.name][p] = true
-			}
-		}
-	}
-	snaps["first"] = first
-	// Shared catalogs (pg_database, pg_authid, …) are pinned by the reading
-	// session too, so a statement's pins on them cannot be told apart; every
-	// session is taken to pin them as often as the reading session alone
-	// does (the cold run).
-	pins := func(kind string, s map[string]int8, p string) int8 {
-		d := s[p] - bases[kind][p]
-		if strings.HasPrefix(p, "shared:") && kind != "scan1w" && cold[p] > d {
-			d = cold[p]
-		}
-		return max(d, 0)
-	}
-	total := map[string]int{}
-	for n, s := range snaps {
-		for p := range s {
-			if d := pins(n, s, p); d > 0 {
-				total[p] += int(d)
-			}
-		}
-	}
-	for p := range total {
-		prof.Pages = append(prof.Pages, p)
-	}
-	// Most-pinned pages first.
-	sort.Slice(prof.Pages, func(i, j int) bool {
-		ti, tj := total[prof.Pages[i]], total[prof.Pages[j]]
-		if ti != tj {
-			return ti > tj
-		}
-		return prof.Pages[i] < prof.Pages[j]
-	})
-	for name, s := range snaps {
-		v := make([]int8, len(prof.Pages))
-		for i, p := range prof.Pages {
-			v[i] = pins(name, s, p)
-			if dirty[name][p] {
-				v[i] += 10 // marks a page the session dirtied
-			}
-		}
-		prof.Kinds[name] = v
-	}
-	return prof, nil
-}
-
-// WriteGo prints the profile as Go source for package catalog's table (catalog/pgNN.go).
-func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
-	fmt.Fprintf(w, "// Measured by `pgbufsim catalog-profile` on PostgreSQL %s: %d catalog pages;\n", p.Server, len(p.Pages))
-	fmt.Fprintf(w, "// %d pages not shared between databases were still at usage 5 before the statements ran (pins on them are not seen).\n", p.Masked)
-	fmt.Fprintf(w, "// A digit is a page's pins; a letter a–f is 0–5 pins on a page the session dirties.\n")
-	fmt.Fprintf(w, "//\n// Pages (relation/fork/block), most pinned first:\n")
-	for i := 0; i < len(p.Pages); i += 6 {
-		fmt.Fprintf(w, "//   %s\n", strings.Join(p.Pages[i:min(i+6, len(p.Pages))], " "))
-	}
-	fmt.Fprintf(w, "var PG%d = Profile{\n\tPages: %d,\n\tVacuumWindowHits: %d,\n\tTableGrowthPages: %d,\n\tIndexInsertHits: %d,\n\tKinds: map[Kind]string{\n", major, len(p.Pages), p.VacuumWindowHits, p.TableGrowthPages, p.IndexInsertHits)
-	names := make([]string, 0, len(p.Kinds))
-	for n := range p.Kinds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		var b strings.Builder
-		for _, c := range p.Kinds[n] {
-			if c >= 10 {
-				b.WriteByte(byte('a' + c - 10)) // dirtied, with c−10 pins
-			} else {
-				b.WriteByte(byte('0' + c))
-			}
-		}
-		fmt.Fprintf(w, "\t\t%s: %q,\n", strings.ToUpper(n[:1])+n[1:], strings.TrimRight(b.String(), "0"))
-	}
-	fmt.Fprintf(w, "\t},\n}\n")
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
 }

@@ -273,3 +273,7 @@ func (s *Server) walDump(ctx context.Context, start, end pg.LSN, only *regexp.Re
 	}
 	return w, nil
 }
+
+// ConnString is the libpq connection string of the server's postgres user
+// (add " dbname=NAME" for another database).
+func (s *Server) ConnString() string { return s.connString() }

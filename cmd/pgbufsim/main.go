@@ -35,6 +35,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/scenario"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/verify"
+	"github.com/pgbufsim/pgbufsim/verify/catprof"
 )
 
 func main() {
@@ -358,7 +359,7 @@ func catalogCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return 1
 		}
 	}
-	prof, err := verify.MeasureCatalog(ctx, *pgbin, verify.OldKinds(old))
+	prof, err := catprof.MeasureCatalog(ctx, *pgbin, catprof.OldKinds(old))
 	if err != nil {
 		fmt.Fprintf(stderr, "pgbufsim catalog-profile: %v\n", err)
 		return 1
