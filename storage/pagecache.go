@@ -49,6 +49,10 @@ const (
 type fileIndex struct {
 	leaves [][]int32
 	counts []int32
+	// dirty is each leaf's count of dirty pages, so that an fsync skips the
+	// leaves with none (a checkpoint of a terabyte file would otherwise walk
+	// every cached block of it).
+	dirty []int32
 }
 
 type lruList struct {
@@ -98,6 +102,7 @@ func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
 	for l >= len(fi.leaves) {
 		fi.leaves = append(fi.leaves, nil)
 		fi.counts = append(fi.counts, 0)
+		fi.dirty = append(fi.dirty, 0)
 	}
 	if fi.leaves[l] == nil {
 		fi.leaves[l] = make([]int32, leafSize)
@@ -183,6 +188,7 @@ func (c *pageCache) remove(n int32) {
 	p := &c.nodes[n]
 	if p.flags&flagDirty != 0 {
 		c.dirty[p.file]--
+		c.files[p.file].dirty[p.blk>>leafBits]--
 	}
 	c.unlink(n)
 	c.setIndex(p.file, p.blk, 0)
@@ -207,6 +213,7 @@ func (c *pageCache) setDirty(n int32) {
 	if p.flags&flagDirty == 0 {
 		p.flags |= flagDirty
 		c.dirty[p.file]++
+		c.files[p.file].dirty[p.blk>>leafBits]++
 	}
 }
 
@@ -215,6 +222,7 @@ func (c *pageCache) clearDirty(n int32) {
 	if p.flags&flagDirty != 0 {
 		p.flags &^= flagDirty
 		c.dirty[p.file]--
+		c.files[p.file].dirty[p.blk>>leafBits]--
 	}
 }
 
