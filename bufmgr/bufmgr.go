@@ -660,8 +660,8 @@ func (p *Pool) BufferSync(be *Backend, all bool) int {
 
 // syncKey is a buffer to write at a checkpoint and its tag's sort key.
 type syncKey struct {
-	rel       int64 // RelID is signed: compared as it is
 	forkBlock uint64
+	rel       uint32 // the RelID's bits with the sign flipped: its order as unsigned
 	b         pg.Buffer
 }
 

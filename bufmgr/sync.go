@@ -1,9 +1,6 @@
 package bufmgr
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 )
@@ -25,18 +22,13 @@ func (p *Pool) StartBufferSync(all bool) []pg.Buffer {
 	}
 	// Tag order as a two-word key per buffer (relation; fork and block; a
 	// valid tag is in one buffer only, so no two keys are equal and the order
-	// is total), sorted without sort.Slice's reflection.
+	// is total), sorted by radix (a checkpoint of a large pool lists millions).
 	keys := make([]syncKey, len(todo))
 	for i, b := range todo {
 		t := p.tags[b]
-		keys[i] = syncKey{rel: int64(t.Rel), forkBlock: uint64(t.Fork)<<32 | uint64(t.Block), b: b}
+		keys[i] = syncKey{rel: uint32(t.Rel) ^ 1<<31, forkBlock: uint64(t.Fork)<<32 | uint64(t.Block), b: b}
 	}
-	slices.SortFunc(keys, func(a, c syncKey) int {
-		if a.rel != c.rel {
-			return cmp.Compare(a.rel, c.rel)
-		}
-		return cmp.Compare(a.forkBlock, c.forkBlock)
-	})
+	keys = radixSortSyncKeys(keys)
 	for i, k := range keys {
 		todo[i] = k.b
 	}
@@ -76,4 +68,46 @@ func (p *Pool) CleanOneBuffer(be *Backend, b pg.Buffer) (written, reusable bool)
 	p.flushBuffer(be, b, strategy.Normal)
 	p.Unpin(be, b)
 	return true, true
+}
+
+// radixSortSyncKeys sorts keys by (rel, forkBlock): a least-significant-digit
+// radix sort over the keys' nine significant bytes (four of the relation, one
+// of the fork, four of the block), skipping the bytes all keys share. The
+// sort is stable and the keys distinct, so the order is the comparison
+// sort's. It returns the sorted slice (keys or its scratch twin).
+func radixSortSyncKeys(keys []syncKey) []syncKey {
+	const nbytes = 9
+	digit := func(k *syncKey, d int) uint8 {
+		if d < 5 {
+			return uint8(k.forkBlock >> (8 * d))
+		}
+		return uint8(k.rel >> (8 * (d - 5)))
+	}
+	var counts [nbytes][256]int
+	for i := range keys {
+		for d := 0; d < nbytes; d++ {
+			counts[d][digit(&keys[i], d)]++
+		}
+	}
+	var tmp []syncKey
+	for d := 0; d < nbytes; d++ {
+		c := &counts[d]
+		if len(keys) == 0 || c[digit(&keys[0], d)] == len(keys) {
+			continue // every key has this byte: the pass would not move anything
+		}
+		if tmp == nil {
+			tmp = make([]syncKey, len(keys))
+		}
+		pos := 0
+		for v := range c {
+			c[v], pos = pos, pos+c[v]
+		}
+		for i := range keys {
+			v := digit(&keys[i], d)
+			tmp[c[v]] = keys[i]
+			c[v]++
+		}
+		keys, tmp = tmp, keys
+	}
+	return keys
 }
