@@ -583,6 +583,30 @@ func (p *Pool) pinVariant(b pg.Buffer) {
 	}
 }
 
+// PinCost is the simulated time of one pin (PinForRead's share of a hit).
+func (p *Pool) PinCost() int64 { return p.cfg.Costs.PinNs }
+
+// RepeatHits is k ReadBuffer hits of buffer b with no access strategy, each
+// released before the next, by a backend holding no other pin (a load's
+// rows on the page it is filling): what k PinForRead and Unpin pairs count
+// — hits, usage count bumps — but not their time (the caller adds PinCost
+// a row, interleaved with the rest of each row's work).
+func (p *Pool) RepeatHits(be *Backend, b pg.Buffer, k int64) {
+	if p.variant { // usage_max and the replacement policy hear of every pin
+		for i := int64(0); i < k; i++ {
+			p.pin(be, b, nil)
+			p.Unpin(be, b)
+		}
+	} else {
+		if s := p.states[b]; s.Usage() < pg.MaxUsageCount {
+			p.states[b] = s.WithUsage(int(min(int64(s.Usage())+k, pg.MaxUsageCount)))
+		}
+	}
+	p.rels[p.tags[b].Rel].hits += k
+	p.Stats.Rel[be.Type][strategy.Normal][OpHits] += k
+	be.Buf.Hit += k
+}
+
 // pinLocked is PinBuffer_Locked: a pin without touching the usage count.
 func (p *Pool) pinLocked(be *Backend, b pg.Buffer) {
 	if !be.addPrivate(b) {

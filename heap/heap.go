@@ -177,6 +177,23 @@ func (r *Relation) Fits(blk pg.BlockNumber) bool {
 	return int(r.ntuples[blk]) < r.tpp
 }
 
+// Room is how many more tuples fit on page blk (Fits for each of them).
+func (r *Relation) Room(blk pg.BlockNumber) int {
+	r.Fits(blk)
+	return max(r.tpp-int(r.ntuples[blk]), 0)
+}
+
+// AddTuples is AddTuple k times.
+func (r *Relation) AddTuples(blk pg.BlockNumber, k int64, frozen bool) {
+	r.ntuples[blk] += uint16(k)
+	r.Rows += k
+	r.Inserted += k
+	r.flags[blk] |= PagePrunable
+	if !frozen {
+		r.flags[blk] &^= PageHinted | PageAllVisible | PageAllFrozen
+	}
+}
+
 // Hole is the FPI hole of page blk as it is now.
 func (r *Relation) Hole(blk pg.BlockNumber) int { return r.Shape.Hole(int(r.ntuples[blk])) }
 
