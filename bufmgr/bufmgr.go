@@ -67,8 +67,8 @@ func (c Config) Validate() error {
 type relStorage struct {
 	nblocks   int
 	permanent bool
-	mapping   blockMap    // block → buffer holding it, or InvalidBuffer
-	lsn       lsnTable    // page LSN (pd_lsn) of each block
+	mapping   blockMap // block → buffer holding it, or InvalidBuffer
+	lsn       lsnTable // page LSN (pd_lsn) of each block
 	// hits and reads are pgstat_count_buffer_hit/_read for the storage:
 	// what pg_statio_user_tables and _indexes sum per relation.
 	hits, reads int64
