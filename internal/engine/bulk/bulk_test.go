@@ -16,7 +16,8 @@ import (
 // with a small pool (evictions, victim writes and their WAL flushes), small
 // WAL buffers (buffers full mid-page), a small max_wal_size and short
 // background delays (checkpoints, WAL writer and bgwriter rounds falling
-// inside a page's rows), checksums and wal_log_hints either way; a table of
+// inside a page's rows), checksums, wal_log_hints, full_page_writes and
+// wal_compression (images built from the page's LSN) either way; a table of
 // random row width and fillfactor loaded by INSERT, with an index on id half
 // the time, a second INSERT continuing on its last page after a checkpoint,
 // COPY or COPY FREEZE of a second table, sometimes a crash after N writes
@@ -25,9 +26,9 @@ func randomLoad(r *rng.PCG) string {
 	pick := func(xs ...string) string { return xs[r.Uint64n(uint64(len(xs)))] }
 	onoff := func() string { return pick("on", "off") }
 	var b strings.Builder
-	fmt.Fprintf(&b, "cluster version=%s shared_buffers=%s data_checksums=%s wal_log_hints=%s wal_buffers=%s max_wal_size=%s checkpoint_timeout=%s bgwriter_delay=%s wal_writer_delay=%s full_page_writes=%s autovacuum=off\n",
+	fmt.Fprintf(&b, "cluster version=%s shared_buffers=%s data_checksums=%s wal_log_hints=%s wal_buffers=%s max_wal_size=%s checkpoint_timeout=%s bgwriter_delay=%s wal_writer_delay=%s full_page_writes=%s wal_compression=%s autovacuum=off\n",
 		pick("15", "16", "17", "18", "19"), pick("128kB", "256kB", "1MB", "4MB"), onoff(), onoff(), pick("32kB", "64kB", "256kB", "-1"),
-		pick("32MB", "64MB", "1GB"), pick("30s", "5min"), pick("10ms", "50ms", "200ms"), pick("10ms", "200ms"), pick("on", "on", "off"))
+		pick("32MB", "64MB", "1GB"), pick("30s", "5min"), pick("10ms", "50ms", "200ms"), pick("10ms", "200ms"), pick("on", "on", "off"), pick("off", "off", "pglz"))
 	tb := fmt.Sprintf("tuple_bytes=%d fillfactor=%d", 29+r.Uint64n(2000), pick64(r, 10, 50, 90, 100, 100))
 	rows := 1 + r.Uint64n(12000)
 	fmt.Fprintf(&b, "table t rows=%d %s autovacuum=off\n", rows, tb)
