@@ -36,6 +36,9 @@ type pageCache struct {
 	free     []int32
 	lists    [2]lruList // inactive, active
 	dirty    []int32    // dirty pages per file
+	// ratio is inactive_is_low's int_sqrt(10 × ratioGB), kept while the
+	// cache's size in GB stays the same (every reclaim asks).
+	ratioGB, ratio int
 }
 
 const (
@@ -230,11 +233,13 @@ func (c *pageCache) clearDirty(n int32) {
 func (c *pageCache) inactiveIsLow() bool {
 	in, act := c.lists[inactive].n, c.lists[active].n
 	gb := (in + act) >> (30 - 13) // 8 kB blocks per GB: 2^17
-	ratio := 1
-	if gb > 0 {
-		ratio = isqrt(10 * gb)
+	if gb != c.ratioGB || c.ratio == 0 {
+		c.ratioGB, c.ratio = gb, 1
+		if gb > 0 {
+			c.ratio = isqrt(10 * gb)
+		}
 	}
-	return in*ratio < act
+	return in*c.ratio < act
 }
 
 // isqrt is the kernel's int_sqrt: the largest r with r² ≤ x.
