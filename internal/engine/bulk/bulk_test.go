@@ -20,7 +20,8 @@ import (
 // wal_compression (images built from the page's LSN) either way; a table of
 // random row width and fillfactor loaded by INSERT, with an index on id half
 // the time, a second INSERT continuing on its last page after a checkpoint,
-// COPY or COPY FREEZE of a second table, sometimes a crash after N writes
+// COPY or COPY FREEZE of a second table, the buffer manager's trace of a
+// load now and then, sometimes a crash after N writes
 // (recovered from at once); then everything shown.
 func randomLoad(r *rng.PCG) string {
 	pick := func(xs ...string) string { return xs[r.Uint64n(uint64(len(xs)))] }
@@ -44,7 +45,10 @@ func randomLoad(r *rng.PCG) string {
 	if r.Uint64n(2) == 0 {
 		b.WriteString("checkpoint\n")
 	}
-	fmt.Fprintf(&b, "mark m\ninsert t rows=%d\n", 1+r.Uint64n(6000))
+	if r.Uint64n(3) == 0 {
+		b.WriteString("trace on limit=300\n") // the buffer manager's steps of the next load, printed
+	}
+	fmt.Fprintf(&b, "mark m\ninsert t rows=%d\ntrace off\n", 1+r.Uint64n(6000))
 	switch r.Uint64n(3) {
 	case 0:
 		fmt.Fprintf(&b, "begin\ntable u rows=%d %s autovacuum=off\ncopy u freeze\ncommit\n", 1+r.Uint64n(8000), tb)
