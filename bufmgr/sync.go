@@ -12,7 +12,13 @@ import (
 // tablespace, so the per-tablespace balancing has nothing to balance). A
 // spread checkpoint then calls SyncOneBuffer on each, pausing between them.
 func (p *Pool) StartBufferSync(all bool) []pg.Buffer {
-	var todo []pg.Buffer
+	n := 0 // counted first: a large pool's list is allocated once, at its size
+	for b := pg.Buffer(1); int(b) <= p.n; b++ {
+		if s := p.states[b]; s&pg.FlagDirty != 0 && (all || s&pg.FlagPermanent != 0) {
+			n++
+		}
+	}
+	todo := make([]pg.Buffer, 0, n)
 	for b := pg.Buffer(1); int(b) <= p.n; b++ {
 		s := p.states[b]
 		if s&pg.FlagDirty != 0 && (all || s&pg.FlagPermanent != 0) {
