@@ -68,8 +68,8 @@ func (c Config) Validate() error {
 type relStorage struct {
 	nblocks   int
 	permanent bool
-	mapping   []pg.Buffer // block → buffer holding it, or InvalidBuffer
-	lsn       []pg.LSN    // page LSN (pd_lsn) of each block
+	mapping   blockMap // block → buffer holding it, or InvalidBuffer
+	lsn       lsnTable // page LSN (pd_lsn) of each block
 	// hits and reads are pgstat_count_buffer_hit/_read for the storage:
 	// what pg_statio_user_tables and _indexes sum per relation.
 	hits, reads int64
@@ -205,7 +205,7 @@ func (p *Pool) CreateRel(id pg.RelID, nblocks int, permanent bool) {
 		p.rels = append(p.rels, nil)
 	}
 	p.rels[id] = &relStorage{nblocks: nblocks, permanent: permanent,
-		mapping: make([]pg.Buffer, nblocks), lsn: make([]pg.LSN, nblocks)}
+		mapping: newBlockMap(nblocks), lsn: newLSNTable(nblocks)}
 }
 
 // ReserveBlocks makes room for relation id to grow to nblocks without
@@ -215,22 +215,20 @@ func (p *Pool) ReserveBlocks(id pg.RelID, nblocks int) {
 	if p.cfg.Storage != nil {
 		p.cfg.Storage.Reserve(nblocks - r.nblocks)
 	}
-	if nblocks > cap(r.mapping) {
-		r.mapping = append(make([]pg.Buffer, 0, nblocks), r.mapping...)
-		r.lsn = append(make([]pg.LSN, 0, nblocks), r.lsn...)
-	}
+	r.mapping.reserve(nblocks)
+	r.lsn.reserve(nblocks)
 }
 
 // NBlocks is RelationGetNumberOfBlocks.
 func (p *Pool) NBlocks(id pg.RelID) int { return p.rels[id].nblocks }
 
 // PageLSN is the LSN of a page, in cache or on disk.
-func (p *Pool) PageLSN(id pg.RelID, blk pg.BlockNumber) pg.LSN { return p.rels[id].lsn[blk] }
+func (p *Pool) PageLSN(id pg.RelID, blk pg.BlockNumber) pg.LSN { return p.rels[id].lsn.get(int(blk)) }
 
 // SetPageLSN is PageSetLSN after a WAL-logged change to a pinned, locked buffer.
 func (p *Pool) SetPageLSN(b pg.Buffer, lsn pg.LSN) {
 	t := p.tags[b]
-	p.rels[t.Rel].lsn[t.Block] = lsn
+	p.rels[t.Rel].lsn.set(int(t.Block), lsn)
 }
 
 // PagesLoggedAfter counts the pages of every relation whose LSN is past lsn:
@@ -242,8 +240,8 @@ func (p *Pool) PagesLoggedAfter(lsn pg.LSN) int {
 		if r == nil {
 			continue
 		}
-		for _, l := range r.lsn {
-			if l > lsn {
+		for i := 0; i < r.lsn.len(); i++ {
+			if r.lsn.get(i) > lsn {
 				n++
 			}
 		}
@@ -253,7 +251,7 @@ func (p *Pool) PagesLoggedAfter(lsn pg.LSN) int {
 
 // SetPageLSNOnDisk sets the LSN of a page written straight to storage.
 func (p *Pool) SetPageLSNOnDisk(id pg.RelID, blk pg.BlockNumber, lsn pg.LSN) {
-	p.rels[id].lsn[blk] = lsn
+	p.rels[id].lsn.set(int(blk), lsn)
 }
 
 // BufferLSN is the LSN of the page in buffer b (BufferGetLSNAtomic).
@@ -261,14 +259,14 @@ func (p *Pool) BufferLSN(b pg.Buffer) pg.LSN { return p.bufLSN(b) }
 
 func (p *Pool) bufLSN(b pg.Buffer) pg.LSN {
 	t := p.tags[b]
-	return p.rels[t.Rel].lsn[t.Block]
+	return p.rels[t.Rel].lsn.get(int(t.Block))
 }
 
 // Lookup returns the buffer holding the tag, if any (BufTableLookup).
 func (p *Pool) Lookup(t pg.BufferTag) pg.Buffer {
 	r := p.rels[t.Rel]
-	if int(t.Block) < len(r.mapping) {
-		return r.mapping[t.Block]
+	if int(t.Block) < r.mapping.len() {
+		return r.mapping.get(t.Block)
 	}
 	return pg.InvalidBuffer
 }
@@ -296,7 +294,7 @@ func (p *Pool) Accesses(id pg.RelID) (hits, reads int64) {
 func (p *Pool) PinForRead(be *Backend, t pg.BufferTag, r *strategy.Ring) (pg.Buffer, bool, error) {
 	be.Now += p.cfg.Costs.PinNs
 	rel := p.rels[t.Rel]
-	if b := rel.mapping[t.Block]; b != pg.InvalidBuffer {
+	if b := rel.mapping.get(t.Block); b != pg.InvalidBuffer {
 		rel.hits++
 		p.pin(be, b, r)
 		p.Stats.Rel[be.Type][ioContext(r)][OpHits]++
@@ -358,7 +356,7 @@ func (p *Pool) assign(b pg.Buffer, t pg.BufferTag, rel *relStorage) {
 	}
 	p.states[b] = s.WithUsage(1)
 	p.tags[b] = t
-	rel.mapping[t.Block] = b
+	rel.mapping.set(t.Block, b)
 	if p.repl != nil {
 		p.repl.Load(b, t)
 	}
@@ -422,7 +420,7 @@ func (p *Pool) invalidateVictim(b pg.Buffer) {
 	s := p.states[b]
 	if s&pg.FlagTagValid != 0 {
 		t := p.tags[b]
-		p.rels[t.Rel].mapping[t.Block] = pg.InvalidBuffer
+		p.rels[t.Rel].mapping.set(t.Block, pg.InvalidBuffer)
 		if p.repl != nil {
 			p.repl.Forget(b, t)
 		}
@@ -467,8 +465,8 @@ func (p *Pool) Extend(be *Backend, id pg.RelID, r *strategy.Ring) (pg.Buffer, pg
 	if p.cfg.Version < 16 {
 		rel.reads++ // ReadBuffer(P_NEW) counts a read; 16's ExtendBufferedRel none
 	}
-	rel.mapping = append(rel.mapping, pg.InvalidBuffer)
-	rel.lsn = append(rel.lsn, 0)
+	rel.mapping.grow()
+	rel.lsn.grow()
 	p.cfg.Storage.Write(be.Now, id, blk) // smgrextend / smgrzeroextend: a zeroed page
 	p.assign(b, pg.BufferTag{Rel: id, Block: blk}, rel)
 	p.Stats.Rel[be.Type][ioContext(r)][OpExtends]++
@@ -493,8 +491,8 @@ func (p *Pool) ExtendOnDisk(now int64, id pg.RelID, nblocks int) {
 	for rel.nblocks < nblocks {
 		p.cfg.Storage.Write(now, id, pg.BlockNumber(rel.nblocks))
 		rel.nblocks++
-		rel.mapping = append(rel.mapping, pg.InvalidBuffer)
-		rel.lsn = append(rel.lsn, 0)
+		rel.mapping.grow()
+		rel.lsn.grow()
 	}
 }
 
@@ -588,6 +586,30 @@ func (p *Pool) pinVariant(b pg.Buffer) {
 	}
 }
 
+// PinCost is the simulated time of one pin (PinForRead's share of a hit).
+func (p *Pool) PinCost() int64 { return p.cfg.Costs.PinNs }
+
+// RepeatHits is k ReadBuffer hits of buffer b with no access strategy, each
+// released before the next, by a backend holding no other pin (a load's
+// rows on the page it is filling): what k PinForRead and Unpin pairs count
+// — hits, usage count bumps — but not their time (the caller adds PinCost
+// a row, interleaved with the rest of each row's work).
+func (p *Pool) RepeatHits(be *Backend, b pg.Buffer, k int64) {
+	if p.variant { // usage_max and the replacement policy hear of every pin
+		for i := int64(0); i < k; i++ {
+			p.pin(be, b, nil)
+			p.Unpin(be, b)
+		}
+	} else {
+		if s := p.states[b]; s.Usage() < pg.MaxUsageCount {
+			p.states[b] = s.WithUsage(int(min(int64(s.Usage())+k, pg.MaxUsageCount)))
+		}
+	}
+	p.rels[p.tags[b].Rel].hits += k
+	p.Stats.Rel[be.Type][strategy.Normal][OpHits] += k
+	be.Buf.Hit += k
+}
+
 // pinLocked is PinBuffer_Locked: a pin without touching the usage count.
 func (p *Pool) pinLocked(be *Backend, b pg.Buffer) {
 	if !be.addPrivate(b) {
@@ -645,8 +667,8 @@ func (p *Pool) DropRelBuffers(rel pg.RelID) {
 	}
 	r := p.rels[rel]
 	r.nblocks = 0
-	r.mapping = r.mapping[:0]
-	r.lsn = r.lsn[:0]
+	r.mapping.truncate()
+	r.lsn.truncate()
 	p.cfg.Storage.Truncate(rel, 0) // the old relfilenode's file is unlinked
 }
 
@@ -666,8 +688,8 @@ func (p *Pool) BufferSync(be *Backend, all bool) int {
 
 // syncKey is a buffer to write at a checkpoint and its tag's sort key.
 type syncKey struct {
-	rel       int64 // RelID is signed: compared as it is
 	forkBlock uint64
+	rel       uint32 // the RelID's bits with the sign flipped: its order as unsigned
 	b         pg.Buffer
 }
 
@@ -679,9 +701,7 @@ func (p *Pool) Reset() {
 	}
 	for _, r := range p.rels {
 		if r != nil {
-			for i := range r.mapping {
-				r.mapping[i] = pg.InvalidBuffer
-			}
+			r.mapping.clear()
 		}
 	}
 	p.ctl = strategy.NewControl(p.states)
@@ -729,10 +749,10 @@ func (p *Pool) CheckInvariants(backends []*Backend, rings []*strategy.Ring) erro
 		}
 		if s&pg.FlagTagValid != 0 {
 			t := p.tags[b]
-			if int(t.Rel) >= len(p.rels) || p.rels[t.Rel] == nil || int(t.Block) >= len(p.rels[t.Rel].mapping) {
+			if int(t.Rel) >= len(p.rels) || p.rels[t.Rel] == nil || int(t.Block) >= p.rels[t.Rel].mapping.len() {
 				return fmt.Errorf("invariant: buffer %d has tag %+v outside its relation", b, t)
 			}
-			if m := p.rels[t.Rel].mapping[t.Block]; m != b {
+			if m := p.rels[t.Rel].mapping.get(t.Block); m != b {
 				return fmt.Errorf("invariant: buffer %d holds %+v but the mapping says buffer %d", b, t, m)
 			}
 		}
@@ -741,7 +761,8 @@ func (p *Pool) CheckInvariants(backends []*Backend, rings []*strategy.Ring) erro
 		if r == nil {
 			continue
 		}
-		for blk, b := range r.mapping {
+		for blk := 0; blk < r.mapping.len(); blk++ {
+			b := r.mapping.get(pg.BlockNumber(blk))
 			if b == pg.InvalidBuffer {
 				continue
 			}
@@ -775,11 +796,11 @@ func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
 	if int(rel) < 0 || int(rel) >= len(p.rels) || p.rels[rel] == nil {
 		return 0
 	}
-	m := p.rels[rel].mapping
+	m := &p.rels[rel].mapping
 	var sink uint32
 	for _, b := range blocks {
-		if int(b) < len(m) {
-			sink += uint32(m[b])
+		if int(b) < m.n {
+			sink += uint32(m.get(pg.BlockNumber(b)))
 		}
 	}
 	if p.io != nil && p.io.st != nil {
@@ -792,8 +813,8 @@ func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
 		for i := 0; i < 2*len(blocks); i++ {
 			if s := p.states[b]; s&pg.FlagTagValid != 0 && s.Usage() == 0 {
 				t := p.tags[b]
-				if vr := p.rels[t.Rel]; vr != nil && int(t.Block) < len(vr.mapping) {
-					sink += uint32(vr.mapping[t.Block])
+				if vr := p.rels[t.Rel]; vr != nil && int(t.Block) < vr.mapping.len() {
+					sink += uint32(vr.mapping.get(t.Block))
 				}
 			}
 			if b++; b > p.n {

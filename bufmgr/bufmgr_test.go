@@ -1,8 +1,11 @@
 package bufmgr
 
 import (
+	"cmp"
+	"slices"
 	"testing"
 
+	"github.com/pgbufsim/pgbufsim/internal/rng"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/strategy"
@@ -119,4 +122,43 @@ func TestEvictVsDrop(t *testing.T) {
 	p.DropRelBuffers(1)
 	require.Equal(t, 5, p.Control().FreeListLen())
 	require.NoError(t, p.CheckInvariants(nil, nil))
+}
+
+// TestRadixSortSyncKeys: the checkpoint's radix sort gives the comparison
+// sort's order (relation as a signed number, then fork, then block) on keys
+// drawn at random, with negative relation ids and forks past the main one.
+func TestRadixSortSyncKeys(t *testing.T) {
+	r := rng.New(7)
+	for _, n := range []int{0, 1, 2, 100, 5000} {
+		seen := map[pg.BufferTag]bool{}
+		var keys []syncKey
+		var tags []pg.BufferTag
+		for len(keys) < n {
+			tag := pg.BufferTag{Rel: pg.RelID(int32(r.Uint64n(64)) - 8), Fork: pg.ForkNumber(r.Uint64n(3)), Block: pg.BlockNumber(r.Uint64n(70000))}
+			if n > 1000 {
+				tag.Block = pg.BlockNumber(r.Uint32()) // all four block bytes vary
+			}
+			if seen[tag] {
+				continue
+			}
+			seen[tag] = true
+			tags = append(tags, tag)
+			keys = append(keys, syncKey{rel: uint32(tag.Rel) ^ 1<<31, forkBlock: uint64(tag.Fork)<<32 | uint64(tag.Block), b: pg.Buffer(len(keys) + 1)})
+		}
+		got := radixSortSyncKeys(keys)
+		want := slices.Clone(tags)
+		slices.SortFunc(want, func(a, b pg.BufferTag) int {
+			if a.Rel != b.Rel {
+				return cmp.Compare(a.Rel, b.Rel)
+			}
+			if a.Fork != b.Fork {
+				return cmp.Compare(a.Fork, b.Fork)
+			}
+			return cmp.Compare(a.Block, b.Block)
+		})
+		require.Len(t, got, n)
+		for i := range got {
+			require.Equal(t, want[i], tags[got[i].b-1], "position %d of %d", i, n)
+		}
+	}
 }

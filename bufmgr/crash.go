@@ -66,9 +66,9 @@ func (p *Pool) CrashReset(end pg.LSN) {
 		if r == nil {
 			continue
 		}
-		for i, l := range r.lsn {
-			if l > end {
-				r.lsn[i] = end
+		for i := 0; i < r.lsn.len(); i++ {
+			if r.lsn.get(i) > end {
+				r.lsn.set(i, end)
 			}
 		}
 	}

@@ -15,7 +15,13 @@ import (
 // tablespace, so the per-tablespace balancing has nothing to balance). A
 // spread checkpoint then calls SyncOneBuffer on each, pausing between them.
 func (p *Pool) StartBufferSync(all bool) []pg.Buffer {
-	var todo []pg.Buffer
+	n := 0 // counted first: a large pool's list is allocated once, at its size
+	for b := pg.Buffer(1); int(b) <= p.n; b++ {
+		if s := p.states[b]; s&pg.FlagDirty != 0 && (all || s&pg.FlagPermanent != 0) {
+			n++
+		}
+	}
+	todo := make([]pg.Buffer, 0, n)
 	for b := pg.Buffer(1); int(b) <= p.n; b++ {
 		s := p.states[b]
 		if s&pg.FlagDirty != 0 && (all || s&pg.FlagPermanent != 0) {
@@ -25,18 +31,13 @@ func (p *Pool) StartBufferSync(all bool) []pg.Buffer {
 	}
 	// Tag order as a two-word key per buffer (relation; fork and block; a
 	// valid tag is in one buffer only, so no two keys are equal and the order
-	// is total), sorted without sort.Slice's reflection.
+	// is total), sorted by radix (a checkpoint of a large pool lists millions).
 	keys := make([]syncKey, len(todo))
 	for i, b := range todo {
 		t := p.tags[b]
-		keys[i] = syncKey{rel: int64(t.Rel), forkBlock: uint64(t.Fork)<<32 | uint64(t.Block), b: b}
+		keys[i] = syncKey{rel: uint32(t.Rel) ^ 1<<31, forkBlock: uint64(t.Fork)<<32 | uint64(t.Block), b: b}
 	}
-	slices.SortFunc(keys, func(a, c syncKey) int {
-		if a.rel != c.rel {
-			return cmp.Compare(a.rel, c.rel)
-		}
-		return cmp.Compare(a.forkBlock, c.forkBlock)
-	})
+	keys = radixSortSyncKeys(keys)
 	for i, k := range keys {
 		todo[i] = k.b
 	}
@@ -132,4 +133,46 @@ func (p *Pool) IssuePendingWritebacks(be *Backend, ctx strategy.Kind) {
 	}
 	p.Stats.Rel[be.Type][ctx][OpWritebacks] += int64(len(wb))
 	be.writeback = wb[:0]
+}
+
+// radixSortSyncKeys sorts keys by (rel, forkBlock): a least-significant-digit
+// radix sort over the keys' nine significant bytes (four of the relation, one
+// of the fork, four of the block), skipping the bytes all keys share. The
+// sort is stable and the keys distinct, so the order is the comparison
+// sort's. It returns the sorted slice (keys or its scratch twin).
+func radixSortSyncKeys(keys []syncKey) []syncKey {
+	const nbytes = 9
+	digit := func(k *syncKey, d int) uint8 {
+		if d < 5 {
+			return uint8(k.forkBlock >> (8 * d))
+		}
+		return uint8(k.rel >> (8 * (d - 5)))
+	}
+	var counts [nbytes][256]int
+	for i := range keys {
+		for d := 0; d < nbytes; d++ {
+			counts[d][digit(&keys[i], d)]++
+		}
+	}
+	var tmp []syncKey
+	for d := 0; d < nbytes; d++ {
+		c := &counts[d]
+		if len(keys) == 0 || c[digit(&keys[0], d)] == len(keys) {
+			continue // every key has this byte: the pass would not move anything
+		}
+		if tmp == nil {
+			tmp = make([]syncKey, len(keys))
+		}
+		pos := 0
+		for v := range c {
+			c[v], pos = pos, pos+c[v]
+		}
+		for i := range keys {
+			v := digit(&keys[i], d)
+			tmp[c[v]] = keys[i]
+			c[v]++
+		}
+		keys, tmp = tmp, keys
+	}
+	return keys
 }

@@ -11,6 +11,18 @@ import (
 // 64 kB input buffer before it forms the tuples, and so how many rows one
 // multi-insert batch holds.
 
+// COPY FROM buffers rows and flushes them with heap_multi_insert when 1,000
+// are buffered or their input lines add up to 64 kB (copyfrom.c:
+// MAX_BUFFERED_TUPLES, MAX_BUFFERED_BYTES, counted on line_buf.len).
+const (
+	CopyMaxBufferedTuples = 1000
+	CopyMaxBufferedBytes  = 65535
+)
+
+// ErrCopyFreeze is PostgreSQL's error text for COPY FREEZE on a table not
+// created or truncated in the current transaction.
+const ErrCopyFreeze = "cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction"
+
 // CopyLineLen is the length of row id's line in COPY's text format (without
 // its newline): the fields separated by tabs. Rows are the same shape as
 // verify loads: the id, then a pad of 'x' (or the declared columns).

@@ -25,6 +25,14 @@ const (
 	PagePrunable
 )
 
+// A page's tuple count takes the low pageCountBits of its packed state
+// (MaxHeapTuplesPerPage fits with room for versions being counted before
+// pruning), the flags the bits above.
+const (
+	pageCountBits        = 10
+	pageCountMask uint16 = 1<<pageCountBits - 1
+)
+
 // Shape is a table's row shape.
 type Shape struct {
 	TupleLen   int // heap tuple length with its header (pg_column_size of the row)
@@ -114,9 +122,11 @@ type Relation struct {
 	// TargetBlock is rd_targblock, where the next insert tries first.
 	TargetBlock pg.BlockNumber
 
-	flags   []uint8
-	ntuples []uint16
-	fsm     []uint8 // each page's value in the free space map (a free-space category; 0 until recorded)
+	// page is each page's tuple count (low pageCountBits) and flags (the
+	// bits above), packed in 2 bytes; fsm its value in the free space map
+	// (a free-space category; 0 until recorded).
+	page []uint16
+	fsm  []uint8
 
 	// tpp is Shape.TuplesPerPage() for tppShape: Fits asks on every row
 	// inserted, and Shape may be replaced at any time (so it is compared).
@@ -136,37 +146,32 @@ func NewRelation(id pg.RelID, name string, s Shape) *Relation {
 }
 
 // NPages is the number of heap pages.
-func (r *Relation) NPages() int { return len(r.flags) }
+func (r *Relation) NPages() int { return len(r.page) }
 
 // Tuples is the number of tuples on page blk.
-func (r *Relation) Tuples(blk pg.BlockNumber) int { return int(r.ntuples[blk]) }
+func (r *Relation) Tuples(blk pg.BlockNumber) int { return int(r.page[blk] & pageCountMask) }
 
 // Flags returns page blk's flags.
-func (r *Relation) Flags(blk pg.BlockNumber) uint8 { return r.flags[blk] }
+func (r *Relation) Flags(blk pg.BlockNumber) uint8 { return uint8(r.page[blk] >> pageCountBits) }
 
 // SetFlags ors f into page blk's flags.
-func (r *Relation) SetFlags(blk pg.BlockNumber, f uint8) { r.flags[blk] |= f }
+func (r *Relation) SetFlags(blk pg.BlockNumber, f uint8) { r.page[blk] |= uint16(f) << pageCountBits }
 
 // ClearFlags clears f on page blk.
-func (r *Relation) ClearFlags(blk pg.BlockNumber, f uint8) { r.flags[blk] &^= f }
+func (r *Relation) ClearFlags(blk pg.BlockNumber, f uint8) {
+	r.page[blk] &^= uint16(f) << pageCountBits
+}
 
 // AddPage appends an empty page (after the buffer manager extended the relation).
 func (r *Relation) AddPage() pg.BlockNumber {
-	r.flags = append(r.flags, 0)
-	r.ntuples = append(r.ntuples, 0)
+	r.page = append(r.page, 0)
 	r.fsm = append(r.fsm, 0)
-	return pg.BlockNumber(len(r.flags) - 1)
+	return pg.BlockNumber(len(r.page) - 1)
 }
 
 // AddTuple records one more tuple on page blk. An unhinted tuple clears the page's hinted state.
 func (r *Relation) AddTuple(blk pg.BlockNumber, frozen bool) {
-	r.ntuples[blk]++
-	r.Rows++
-	r.Inserted++
-	r.flags[blk] |= PagePrunable
-	if !frozen {
-		r.flags[blk] &^= PageHinted | PageAllVisible | PageAllFrozen
-	}
+	r.AddTuples(blk, 1, frozen)
 }
 
 // Fits reports whether one more tuple fits on page blk.
@@ -174,11 +179,28 @@ func (r *Relation) Fits(blk pg.BlockNumber) bool {
 	if r.Shape != r.tppShape || r.tpp == 0 {
 		r.tppShape, r.tpp = r.Shape, r.Shape.TuplesPerPage()
 	}
-	return int(r.ntuples[blk]) < r.tpp
+	return r.Tuples(blk) < r.tpp
+}
+
+// Room is how many more tuples fit on page blk (Fits for each of them).
+func (r *Relation) Room(blk pg.BlockNumber) int {
+	r.Fits(blk)
+	return max(r.tpp-r.Tuples(blk), 0)
+}
+
+// AddTuples is AddTuple k times.
+func (r *Relation) AddTuples(blk pg.BlockNumber, k int64, frozen bool) {
+	st := r.page[blk] + uint16(k) | uint16(PagePrunable)<<pageCountBits
+	if !frozen {
+		st &^= uint16(PageHinted|PageAllVisible|PageAllFrozen) << pageCountBits
+	}
+	r.page[blk] = st
+	r.Rows += k
+	r.Inserted += k
 }
 
 // Hole is the FPI hole of page blk as it is now.
-func (r *Relation) Hole(blk pg.BlockNumber) int { return r.Shape.Hole(int(r.ntuples[blk])) }
+func (r *Relation) Hole(blk pg.BlockNumber) int { return r.Shape.Hole(r.Tuples(blk)) }
 
 // PadLen is the length of the pad text of an (id int4, pad text) row of the
 // relation's tuple length: 24-byte header + int4, then a varlena with a 1-byte
@@ -198,16 +220,15 @@ func (r *Relation) PadLen() int {
 // reallocating its per-page state (a load that knows its size calls it, so
 // a terabyte table is not copied again and again as it grows).
 func (r *Relation) ReservePages(n int) {
-	if n > cap(r.flags) {
-		r.flags = append(make([]uint8, 0, n), r.flags...)
-		r.ntuples = append(make([]uint16, 0, n), r.ntuples...)
+	if n > cap(r.page) {
+		r.page = append(make([]uint16, 0, n), r.page...)
 		r.fsm = append(make([]uint8, 0, n), r.fsm...)
 	}
 }
 
 // Truncate empties the relation (TRUNCATE: a new relfilenode).
 func (r *Relation) Truncate() {
-	r.flags, r.ntuples, r.fsm = r.flags[:0], r.ntuples[:0], r.fsm[:0]
+	r.page, r.fsm = r.page[:0], r.fsm[:0]
 	r.Rows = 0
 	r.TargetBlock = pg.InvalidBlockNumber
 	// The new relfilenode has no statistics: pg_class.relpages 0, reltuples -1.
@@ -216,7 +237,8 @@ func (r *Relation) Truncate() {
 
 // CountVisibility is pg_visibility_map_summary(): all-visible and all-frozen pages.
 func (r *Relation) CountVisibility() (allVisible, allFrozen int) {
-	for _, f := range r.flags {
+	for _, st := range r.page {
+		f := uint8(st >> pageCountBits)
 		if f&PageAllVisible != 0 {
 			allVisible++
 		}
@@ -229,11 +251,10 @@ func (r *Relation) CountVisibility() (allVisible, allFrozen int) {
 
 // RemoveTuples records that n tuples left page blk's storage (pruning freed
 // them); Rows is unchanged, since the tuples removed were dead.
-func (r *Relation) RemoveTuples(blk pg.BlockNumber, n int) { r.ntuples[blk] -= uint16(n) }
+func (r *Relation) RemoveTuples(blk pg.BlockNumber, n int) { r.page[blk] -= uint16(n) }
 
 // AddVersion records a new tuple version on page blk that is not a new row
 // (an UPDATE's): the page's storage grows, the live rows stay.
 func (r *Relation) AddVersion(blk pg.BlockNumber) {
-	r.ntuples[blk]++
-	r.flags[blk] &^= PageHinted | PageAllVisible | PageAllFrozen
+	r.page[blk] = (r.page[blk] + 1) &^ (uint16(PageHinted|PageAllVisible|PageAllFrozen) << pageCountBits)
 }

@@ -36,6 +36,9 @@ type pageCache struct {
 	free     []int32
 	lists    [2]lruList // inactive, active
 	dirty    []int32    // dirty pages per file
+	// ratio is inactive_is_low's int_sqrt(10 × ratioGB), kept while the
+	// cache's size in GB stays the same (every reclaim asks).
+	ratioGB, ratio int
 }
 
 const (
@@ -49,6 +52,10 @@ const (
 type fileIndex struct {
 	leaves [][]int32
 	counts []int32
+	// dirty is each leaf's count of dirty pages, so that an fsync skips the
+	// leaves with none (a checkpoint of a terabyte file would otherwise walk
+	// every cached block of it).
+	dirty []int32
 }
 
 type lruList struct {
@@ -98,6 +105,7 @@ func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
 	for l >= len(fi.leaves) {
 		fi.leaves = append(fi.leaves, nil)
 		fi.counts = append(fi.counts, 0)
+		fi.dirty = append(fi.dirty, 0)
 	}
 	if fi.leaves[l] == nil {
 		fi.leaves[l] = make([]int32, leafSize)
@@ -183,6 +191,7 @@ func (c *pageCache) remove(n int32) {
 	p := &c.nodes[n]
 	if p.flags&flagDirty != 0 {
 		c.dirty[p.file]--
+		c.files[p.file].dirty[p.blk>>leafBits]--
 	}
 	c.unlink(n)
 	c.setIndex(p.file, p.blk, 0)
@@ -207,6 +216,7 @@ func (c *pageCache) setDirty(n int32) {
 	if p.flags&flagDirty == 0 {
 		p.flags |= flagDirty
 		c.dirty[p.file]++
+		c.files[p.file].dirty[p.blk>>leafBits]++
 	}
 }
 
@@ -215,6 +225,7 @@ func (c *pageCache) clearDirty(n int32) {
 	if p.flags&flagDirty != 0 {
 		p.flags &^= flagDirty
 		c.dirty[p.file]--
+		c.files[p.file].dirty[p.blk>>leafBits]--
 	}
 }
 
@@ -222,11 +233,13 @@ func (c *pageCache) clearDirty(n int32) {
 func (c *pageCache) inactiveIsLow() bool {
 	in, act := c.lists[inactive].n, c.lists[active].n
 	gb := (in + act) >> (30 - 13) // 8 kB blocks per GB: 2^17
-	ratio := 1
-	if gb > 0 {
-		ratio = isqrt(10 * gb)
+	if gb != c.ratioGB || c.ratio == 0 {
+		c.ratioGB, c.ratio = gb, 1
+		if gb > 0 {
+			c.ratio = isqrt(10 * gb)
+		}
 	}
-	return in*ratio < act
+	return in*c.ratio < act
 }
 
 // isqrt is the kernel's int_sqrt: the largest r with r² ≤ x.

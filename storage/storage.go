@@ -310,13 +310,17 @@ func (s *Storage) Sync(now int64, file pg.RelID) int64 {
 		runN = 0
 	}
 	for l, leaf := range fi.leaves {
-		if leaf == nil {
+		left := fi.dirty[l] // dirty pages of this leaf not yet reached
+		if leaf == nil || left == 0 {
 			flush()
 			continue
 		}
 		for i, p := range leaf {
 			if p == 0 || s.cache.nodes[p].flags&flagDirty == 0 {
 				flush()
+				if left == 0 {
+					break // the rest of the leaf is clean: the run has ended
+				}
 				continue
 			}
 			b := uint32(l<<leafBits + i)
@@ -324,6 +328,7 @@ func (s *Storage) Sync(now int64, file pg.RelID) int64 {
 				runStart = b
 			}
 			runN++
+			left--
 			s.cache.clearDirty(p)
 		}
 	}

@@ -237,13 +237,11 @@ func (c *Cluster) advanceTo(t int64) {
 // any (ties: the WAL writer, the checkpointer, the background writer), and
 // reports whether one ran.
 func (c *Cluster) runBackground(t int64) bool {
-	ww, ck, bw := c.walwriter.next, c.ckpt.Next, c.bgw.Next
-	if c.bgw.Hibernating() {
-		c.bgw.WakeOnAlloc(t)
-		bw = c.bgw.Next
-	} else if ww > t && ck > t && bw > t {
+	if t < (*bgDue)(c).NextBackground() {
 		return false // the common case: nothing due
 	}
+	c.bgw.WakeOnAlloc(t) // a hibernating bgwriter's latch (nothing otherwise)
+	ww, ck, bw := c.walwriter.next, c.ckpt.Next, c.bgw.Next
 	switch {
 	case ww <= t && ww <= ck && ww <= bw:
 		c.runWalWriter()

@@ -5,22 +5,11 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/bulk"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
-
-// COPY FROM buffers rows and flushes them with heap_multi_insert when 1,000
-// are buffered or their input lines add up to 64 kB (copyfrom.c:
-// MAX_BUFFERED_TUPLES, MAX_BUFFERED_BYTES, counted on line_buf.len).
-const (
-	copyMaxBufferedTuples = 1000
-	copyMaxBufferedBytes  = 65535
-)
-
-// errCopyFreeze is PostgreSQL's error text for COPY FREEZE on a table not
-// created or truncated in the current transaction.
-const errCopyFreeze = "cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction"
 
 // copyFrom runs COPY rel FROM STDIN [FREEZE] of n rows (copyfrom.c CopyFrom):
 // rows buffered and flushed by heap_multi_insert through a BulkInsertState,
@@ -35,7 +24,7 @@ const errCopyFreeze = "cannot perform COPY FREEZE because the table was not crea
 // VM page).
 func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResult, error) {
 	if freeze && !c.txn.created[rel.ID] {
-		return nil, fmt.Errorf("copy %s freeze: %s", rel.Name, errCopyFreeze)
+		return nil, fmt.Errorf("copy %s freeze: %s", rel.Name, heap.ErrCopyFreeze)
 	}
 	be, err := c.beginStatement(catalogCopy)
 	if err != nil {
@@ -44,71 +33,18 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 	start := c.now
 	ringN := c.RingBuffers(strategy.BulkWrite)
 	ring := strategy.NewRing(strategy.BulkWrite, ringN)
-	useFSM := !c.txn.created[rel.ID] // TABLE_INSERT_SKIP_FSM for a relfilenode new in this transaction
 	tlen := rel.Shape.TupleLen
-	cur := pg.InvalidBuffer // bistate->current_buf
-	curBlk := pg.InvalidBlockNumber
+	bis := bulk.NewInsertState(c.pool, c, ring, !c.txn.created[rel.ID]) // TABLE_INSERT_SKIP_FSM for a relfilenode new in this transaction
 	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
 	// FreeBulkInsertState: the state's pin goes (on an error path too), and the ring with it.
 	defer func() {
-		for _, b := range []pg.Buffer{cur, vmBuf} {
-			if b != pg.InvalidBuffer {
-				c.pool.Unpin(be, b)
-			}
+		bis.Free(be)
+		if vmBuf != pg.InvalidBuffer {
+			c.pool.Unpin(be, vmBuf)
 		}
 	}()
 	first := rel.Rows + 1
 	var done int64
-	// getBuffer is RelationGetBufferForTuple with a BulkInsertState.
-	getBuffer := func() (pg.Buffer, pg.BlockNumber, error) {
-		target := curBlk
-		if target == pg.InvalidBlockNumber {
-			if useFSM {
-				if err := c.fsmSearchRoot(be, rel); err != nil {
-					return 0, 0, err
-				}
-			}
-			if np := rel.NPages(); np > 0 {
-				target = pg.BlockNumber(np - 1)
-			}
-		}
-		if target != pg.InvalidBlockNumber {
-			if target != curBlk { // ReadBufferBI: a new pin unless it is the state's buffer
-				if cur != pg.InvalidBuffer {
-					c.pool.Unpin(be, cur)
-					cur, curBlk = pg.InvalidBuffer, pg.InvalidBlockNumber
-				}
-				b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: target}, ring)
-				if err != nil {
-					return 0, 0, err
-				}
-				cur, curBlk = b, target
-			}
-			if rel.Fits(target) {
-				return cur, target, nil
-			}
-			if useFSM {
-				if err := c.recordPageWithFreeSpace(be, rel, target); err != nil {
-					return 0, 0, err
-				}
-				if err := c.fsmSearchRoot(be, rel); err != nil {
-					return 0, 0, err
-				}
-			}
-		}
-		// Extend by one page (ReadBufferBI(P_NEW)) from the ring.
-		if cur != pg.InvalidBuffer {
-			c.pool.Unpin(be, cur)
-			cur, curBlk = pg.InvalidBuffer, pg.InvalidBlockNumber
-		}
-		b, blk, err := c.pool.Extend(be, rel.ID, ring)
-		if err != nil {
-			return 0, 0, err
-		}
-		rel.AddPage()
-		cur, curBlk = b, blk
-		return b, blk, nil
-	}
 	indexes := c.openIndexes(be, rel) // the table's indexes, each new row's entries (ExecOpenIndices)
 	var flushHeap func(ntuples int) error
 	// flush is CopyMultiInsertBufferFlush: heap_multi_insert of the batch,
@@ -126,7 +62,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 	}
 	flushHeap = func(ntuples int) error {
 		for ntuples > 0 {
-			b, blk, err := getBuffer()
+			b, blk, err := bis.GetBuffer(be, rel)
 			if err != nil {
 				return err
 			}
@@ -191,29 +127,35 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 	}
 	p := &participant{be: be}
 	batch, bytes := 0, 0
+	// Buffering a row takes no simulated time, so nothing the scheduler runs
+	// can come between two rows of a batch: one step buffers up to the flush
+	// (bulk.RowByRow: a row a step, the reference).
 	p.step = func() (bool, error) {
-		if done+int64(batch) == n {
-			if batch > 0 {
-				if err := flush(batch); err != nil {
-					return true, err
+		for {
+			if done+int64(batch) == n {
+				if batch > 0 {
+					if err := flush(batch); err != nil {
+						return true, err
+					}
 				}
+				return true, nil
 			}
-			return true, nil
-		}
-		batch++
-		bytes += rel.CopyLineLen(first + done + int64(batch) - 1)
-		if batch >= copyMaxBufferedTuples || bytes >= copyMaxBufferedBytes {
-			if err := flush(batch); err != nil {
-				return true, err
+			batch++
+			bytes += rel.CopyLineLen(first + done + int64(batch) - 1)
+			if batch >= heap.CopyMaxBufferedTuples || bytes >= heap.CopyMaxBufferedBytes {
+				err := flush(batch)
+				batch, bytes = 0, 0
+				return err != nil, err
 			}
-			batch, bytes = 0, 0
+			if bulk.RowByRow {
+				return false, nil
+			}
 		}
-		return false, nil
 	}
 	if err := c.run([]*participant{p}); err != nil {
 		return nil, err
 	}
-	rel.TargetBlock = curBlk
+	rel.TargetBlock = bis.CurBlk
 	res := &StmtResult{Kind: "Copy", Relation: rel.Name, Strategy: strategy.BulkWrite, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	c.endStatement(be, true)
 	c.finish([]*participant{p})

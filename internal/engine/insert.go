@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"math"
+
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/bulk"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -90,8 +93,12 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 			return true, err
 		}
 		be.Now += costs.InsertTupleNs
-		done++
-		c.rowChanges++
+		k := int64(1)
+		if len(indexes.indexes) == 0 && !c.needsImage(lsn) { // the page's next rows in one step
+			k += bulk.InsertSamePage((*bgDue)(c), c.pool, c.wal, be, rel, blk, b, n-done-1, wal.HeapInsert(tlen, false, 0), costs.InsertTupleNs)
+		}
+		done += k
+		c.rowChanges += k
 		return false, nil
 	}
 	if err := c.run([]*participant{p}); err != nil {
@@ -104,4 +111,17 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 	res.TimeNs = c.now - start
 	c.foldWAL(be)
 	return res, nil
+}
+
+// bgDue is the cluster's scheduler as a load's per-page step sees it.
+type bgDue Cluster
+
+// NextBackground is when runBackground would first run a process: the
+// earliest wake-up, or never known ahead while the bgwriter hibernates (an
+// allocation may wake it, so it is asked at every row).
+func (d *bgDue) NextBackground() int64 {
+	if d.bgw.Hibernating() {
+		return math.MinInt64
+	}
+	return min(d.walwriter.next, d.ckpt.Next, d.bgw.Next)
 }
