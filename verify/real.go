@@ -209,6 +209,9 @@ func (r *runner) translate(st *step) (action, error) {
 		case "replication":
 			return nil, fmt.Errorf("%s: no SQL translation: verify starts no replica, archive or backup", lineText(st))
 		case "stat":
+			if len(st.args) > 1 && st.args[1].Key == "tables" {
+				return r.actShowStatTables, nil
+			}
 			r.showsBg = true
 			return r.actShowStatBgwriter, nil
 		}
@@ -908,6 +911,28 @@ func (r *runner) actShowStatBgwriter(ctx context.Context, st *step) error {
 		Tol{Abs: max(r.nbuf()/10, 1), Why: "which listed buffers a checkpoint under a load reaches before the backends evict them follows the timing of its naps"})
 	r.rep.add(st, "buffers_clean", simInt(st.sim, "buffers_clean"), b.clean-a.clean, Tol{Info: true, Why: "the background writer's rounds follow its timing"})
 	r.rep.add(st, "buffers_alloc", simInt(st.sim, "buffers_alloc"), b.alloc-a.alloc, Tol{Info: true, Why: "every process's allocations, catalog lookups included"})
+	return nil
+}
+
+// actShowStatTables: pg_stat_user_tables' vacuum and analyze counts of the
+// tables named (autovacuum's runs, compared exactly).
+func (r *runner) actShowStatTables(ctx context.Context, st *step) error {
+	js, _ := st.sim.(map[string]any)
+	tables, _ := js["tables"].(map[string]any)
+	for _, a := range st.args[2:] {
+		var vac, autovac, anl, autoanl int64
+		err := r.session(ctx, func(conn *pgx.Conn) error {
+			return conn.QueryRow(ctx, "SELECT vacuum_count, autovacuum_count, analyze_count, autoanalyze_count FROM pg_stat_user_tables WHERE relname = $1", a.Key).Scan(&vac, &autovac, &anl, &autoanl)
+		})
+		if err != nil {
+			return err
+		}
+		sim := tables[a.Key]
+		r.rep.add(st, a.Key+" vacuum_count", simInt(sim, "vacuum_count"), vac, exact)
+		r.rep.add(st, a.Key+" autovacuum_count", simInt(sim, "autovacuum_count"), autovac, exact)
+		r.rep.add(st, a.Key+" analyze_count", simInt(sim, "analyze_count"), anl, exact)
+		r.rep.add(st, a.Key+" autoanalyze_count", simInt(sim, "autoanalyze_count"), autoanl, exact)
+	}
 	return nil
 }
 

@@ -55,9 +55,7 @@ func (c *Cluster) gatherResults(res *StmtResult, all []*bufmgr.Backend) {
 		res.Rejects += be.Rejects
 		c.foldWAL(be)
 	}
-	if res.WAL.Records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
-		c.wakeWalWriter(c.now)
-	}
+	c.asyncCommit(res.WAL.Records, c.now)
 }
 
 // newStream is the read stream a heap scan of rel uses: read_stream.c's from
