@@ -65,12 +65,12 @@ func (c *Cluster) startAnalyze(be *bufmgr.Backend, rel *heap.Relation, cost *aut
 	}
 	stream := c.newStream(be, ring, rel, true, false, cb)
 	j.p.step = func() (bool, error) {
+		bufAt := be.Buf // what this page costs, its read included
 		b, blk, ok, err := stream.Next()
 		if err != nil || !ok {
 			stream.End()
 			return true, err
 		}
-		bufAt := be.Buf
 		j.sampled++
 		n := rel.Tuples(blk)
 		be.Now += costs.PageNs + int64(n)*costs.TupleUnhintNs

@@ -58,7 +58,7 @@ func (v avVacuum) Finish() (autovac.Report, error) {
 	av, af := j.rel.CountVisibility()
 	return autovac.Report{Pages: j.nblocks, Scanned: j.scanned, Tuples: int64(j.rel.RelTuples),
 		SetAllVisible: max(av-j.avBefore, 0), SetAllFrozen: max(af-j.afBefore, 0),
-		FrozenPages: j.frozenPages, FrozenTuples: j.frozenTuples}, nil
+		FrozenPages: j.frozenPages, FrozenTuples: j.frozenTuples, Buf: res.Buf, WAL: res.WAL}, nil
 }
 
 type avAnalyze struct {
@@ -73,11 +73,11 @@ func (a avAnalyze) Finish() (autovac.Report, error) {
 		return autovac.Report{}, err
 	}
 	c, be := j.c, j.be
+	rep := autovac.Report{Pages: j.nblocks, Scanned: j.sampled, Buf: be.Buf, WAL: be.WAL}
 	c.xids++
-	var end pg.LSN
-	end, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.XactCommit, 0)
-	be.Now = c.wal.Flush(be.Now, &be.WAL, end)
-	return autovac.Report{Pages: j.nblocks, Scanned: j.sampled}, nil
+	end, now := c.wal.Insert(be.Now, &be.WAL, wal.XactCommit, 0)
+	be.Now = c.wal.Flush(now, &be.WAL, end)
+	return rep, nil
 }
 
 // Autovacuum is the launcher, its workers and pg_stat_user_tables' counters.

@@ -104,6 +104,7 @@ func (c *Cluster) startVacuum(be *bufmgr.Backend, rel *heap.Relation, freeze boo
 	// until the scan moves past it.
 	vmBlk := pg.InvalidBlockNumber
 	j.p.step = func() (bool, error) {
+		bufAt := be.Buf // what this page costs, its read included
 		b, blk, ok, err := stream.Next()
 		if err != nil || !ok {
 			stream.End()
@@ -120,7 +121,6 @@ func (c *Cluster) startVacuum(be *bufmgr.Backend, rel *heap.Relation, freeze boo
 		}
 		j.scanned++
 		j.scannedTuples += rel.Tuples(blk)
-		bufAt := be.Buf
 		wasFrozen := rel.Flags(blk)&heap.PageAllFrozen != 0
 		c.vacuumPage(be, b, rel, blk, freeze, j.vmBuf)
 		if !wasFrozen && rel.Flags(blk)&heap.PageAllFrozen != 0 {
@@ -162,9 +162,10 @@ func (j *vacJob) end() (*StmtResult, error) {
 		Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	// The transaction ends with the invalidations of the pg_class row logged
 	// for standbys (XLOG_STANDBY_INVALIDATIONS: no xid, so no commit record);
-	// then the table's TOAST relation, empty here, is vacuumed the same way.
+	// then the table's TOAST relation, empty here, is vacuumed the same way
+	// (not by autovacuum: without VACOPT_PROCESS_TOAST it is a table of its own).
 	be.Now, _ = c.insertRecord(be.Now, &be.WAL, relstats.StandbyInvalidationsLen)
-	if rel.HasToast {
+	if rel.HasToast && !j.auto {
 		// The empty TOAST relation: its row changes the first time (reltuples
 		// −1 → 0), later only when relfrozenxid can advance past new XIDs.
 		if !rel.ToastVacuumed || rel.ToastFrozenAt != c.xids {

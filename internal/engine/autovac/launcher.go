@@ -46,6 +46,8 @@ type Report struct {
 	SetAllFrozen            int
 	FrozenPages             int
 	FrozenTuples            int64
+	// Buf and WAL are the worker's counters when the message is composed
+	// (before the transaction's end: its invalidations, its commit).
 	Buf                     bufmgr.BufferUsage
 	WAL                     wal.Usage
 	ReadBytes, WrittenBytes int64

@@ -98,7 +98,6 @@ func (w *worker) finish(l *Launcher) bool {
 	if err != nil {
 		return w.fail(l, err)
 	}
-	rep.Buf, rep.WAL = w.be.Buf, w.be.WAL
 	rep.Buf.Hit -= w.bufStart.Hit
 	rep.Buf.Read -= w.bufStart.Read
 	rep.Buf.Dirtied -= w.bufStart.Dirtied
