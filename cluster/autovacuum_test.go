@@ -80,3 +80,70 @@ func TestAutovacuumDeterministic(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, s1, s2)
 }
+
+// A worker's VACUUM of a 32,768-page table takes about 6.7 s under the
+// cost delay (3,160 naps of ~2.1 ms); 2 s in, it is still running when
+// TRUNCATE asks for its AccessExclusiveLock: the worker is cancelled (its
+// pins released, pg_class and pgstat untouched), and TRUNCATE's flush
+// resets n_ins_since_vacuum, so the next rounds only analyze the table
+// (n_mod_since_analyze is 131,072 > 50). A restart in the middle of a
+// second worker's run terminates it the same way.
+func TestAutovacuumCancelled(t *testing.T) {
+	c, err := cluster.Open(cluster.Options{Version: 18, SharedBuffers: "128MB", Seed: 1,
+		Settings: []cluster.Setting{{Name: "autovacuum_naptime", Value: "1s"}}})
+	require.NoError(t, err)
+	for _, n := range []string{"t", "u"} {
+		_, err = c.CreateTable(cluster.TableSpec{Name: n, Rows: 131072, TupleBytes: 1832})
+		require.NoError(t, err)
+	}
+	_, err = c.Insert("t", 0)
+	require.NoError(t, err)
+	require.NoError(t, c.Sleep(2*time.Second))
+	require.NoError(t, c.CheckInvariants(), "the worker holds its pins between commands")
+	_, err = c.Truncate("t")
+	require.NoError(t, err)
+	require.Contains(t, strings.Join(c.ServerLog(), "\n"), "ERROR:  canceling autovacuum task\nCONTEXT:  automatic vacuum of table \"postgres.public.t\"")
+	require.NoError(t, c.CheckInvariants())
+	require.NoError(t, c.Sleep(20*time.Second))
+	st, err := c.StatTables("t")
+	require.NoError(t, err)
+	require.Zero(t, st[0].AutovacuumCount)
+	require.Equal(t, int64(1), st[0].AutoanalyzeCount)
+
+	_, err = c.Insert("u", 0)
+	require.NoError(t, err)
+	require.NoError(t, c.Sleep(2*time.Second))
+	require.NoError(t, c.Restart())
+	require.Contains(t, strings.Join(c.ServerLog(), "\n"), "FATAL:  terminating autovacuum process due to administrator command")
+	require.NoError(t, c.CheckInvariants())
+	// The restarted launcher's first worker, a naptime later, vacuums u.
+	require.NoError(t, c.Sleep(20*time.Second))
+	st, err = c.StatTables("u")
+	require.NoError(t, err)
+	require.Equal(t, int64(1), st[0].AutovacuumCount)
+}
+
+// A power loss in the middle of a worker's run: the worker dies with the
+// server; recovery discards the statistics (pgstat_discard_stats), so the
+// table's committed inserts no longer count and no worker takes it again.
+func TestAutovacuumCrash(t *testing.T) {
+	c, err := cluster.Open(cluster.Options{Version: 18, SharedBuffers: "128MB", Seed: 1,
+		Settings: []cluster.Setting{{Name: "autovacuum_naptime", Value: "1s"}}})
+	require.NoError(t, err)
+	_, err = c.CreateTable(cluster.TableSpec{Name: "t", Rows: 131072, TupleBytes: 1832})
+	require.NoError(t, err)
+	_, err = c.Insert("t", 0)
+	require.NoError(t, err)
+	require.NoError(t, c.Sleep(2*time.Second))
+	_, err = c.Crash()
+	require.NoError(t, err)
+	require.NoError(t, c.CheckInvariants())
+	_, err = c.Recover()
+	require.NoError(t, err)
+	require.NoError(t, c.CheckInvariants())
+	require.NoError(t, c.Sleep(20*time.Second))
+	st, err := c.StatTables("t")
+	require.NoError(t, err)
+	require.Zero(t, st[0].AutovacuumCount)
+	require.Zero(t, st[0].NInsSinceVacuum)
+}

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/strategy"
@@ -676,3 +677,18 @@ func (g *gucDef) FirstVersion() pg.Version { return max(g.since, pg.MinVersion) 
 
 // IsWhatIf reports a what-if variant of the buffer manager (replacement, usage_max, reject, ring, freelist).
 func (g *gucDef) IsWhatIf() bool { return g.whatif }
+
+// StreamConfig is read_stream_begin_relation's sizing for a scan under
+// these settings (maintenance: VACUUM's and ANALYZE's, at
+// maintenance_io_concurrency).
+func (s *Settings) StreamConfig(maintenance bool) bufmgr.StreamConfig {
+	ios := int(s.Int("effective_io_concurrency"))
+	if maintenance {
+		ios = int(s.Int("maintenance_io_concurrency"))
+	}
+	// read_stream_begin_impl: advice where it can help (no direct I/O, max_ios > 0),
+	// from 18 only when reads are synchronous (io_method=sync).
+	advice := ios > 0 && (s.Version == 17 || (s.Version >= 18 && s.Enum("io_method") == "sync"))
+	return bufmgr.StreamConfig{Version: s.Version, MaxIOs: ios, IOCombineLimit: s.IOCombineLimit(),
+		PinLimit: s.PinLimit(), NBuffers: s.NBuffers(), Advice: advice}
+}

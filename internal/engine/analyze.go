@@ -63,12 +63,12 @@ func (c *Cluster) startAnalyze(be *bufmgr.Backend, rel *heap.Relation, cost *aut
 		}
 		return pg.BlockNumber(bs.Next()), true
 	}
-	stream := c.newStream(be, ring, rel, true, false, cb)
+	j.stream = c.newStream(be, ring, rel, true, false, cb)
 	j.p.step = func() (bool, error) {
 		bufAt := be.Buf // what this page costs, its read included
-		b, blk, ok, err := stream.Next()
+		b, blk, ok, err := j.stream.Next()
 		if err != nil || !ok {
-			stream.End()
+			j.stream.End()
 			return true, err
 		}
 		j.sampled++

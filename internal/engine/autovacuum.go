@@ -47,6 +47,8 @@ type avVacuum struct {
 	j *vacJob
 }
 
+func (v avVacuum) Abort() { v.j.Abort() }
+
 // Finish ends an autovacuum's VACUUM; its report is heap_vacuum_rel's figures.
 func (v avVacuum) Finish() (autovac.Report, error) {
 	j := v.j
@@ -65,6 +67,8 @@ type avAnalyze struct {
 	*participant
 	j *anlJob
 }
+
+func (a avAnalyze) Abort() { a.j.Abort() }
 
 // Finish ends an autovacuum's ANALYZE: its own transaction commits.
 func (a avAnalyze) Finish() (autovac.Report, error) {

@@ -53,6 +53,17 @@ type job struct {
 	p              *participant
 	auto           bool
 	ringN, nblocks int
+	stream         *bufmgr.ReadStream
+	vmBuf          pg.Buffer // the visibility map page VACUUM holds pinned
+}
+
+// Abort ends a cancelled worker's job: its pins released, nothing
+// recorded in pg_class (the worker's "canceling autovacuum task").
+func (j *job) Abort() {
+	j.stream.End()
+	if j.vmBuf != pg.InvalidBuffer {
+		j.c.pool.Unpin(j.be, j.vmBuf)
+	}
 }
 
 func (c *Cluster) newJob(be *bufmgr.Backend, rel *heap.Relation) job {
@@ -66,7 +77,6 @@ type vacJob struct {
 	cost                   *autovac.Cost
 	scanned, scannedTuples int
 	skippedVisible         bool
-	vmBuf                  pg.Buffer
 	avBefore, afBefore     int
 	frozenPages            int
 	frozenTuples           int64
@@ -75,7 +85,7 @@ type vacJob struct {
 // startVacuum sets VACUUM of rel up on be's process: its BAS_VACUUM ring
 // and read stream; the job's participant steps it.
 func (c *Cluster) startVacuum(be *bufmgr.Backend, rel *heap.Relation, freeze bool, cost *autovac.Cost) *vacJob {
-	j := &vacJob{job: c.newJob(be, rel), cost: cost, vmBuf: pg.InvalidBuffer}
+	j := &vacJob{job: c.newJob(be, rel), cost: cost}
 	j.avBefore, j.afBefore = rel.CountVisibility()
 	ring := strategy.NewRing(strategy.Vacuum, j.ringN)
 	next := pg.BlockNumber(0)
@@ -99,15 +109,15 @@ func (c *Cluster) startVacuum(be *bufmgr.Backend, rel *heap.Relation, freeze boo
 		}
 		return 0, false
 	}
-	stream := c.newStream(be, ring, rel, true, false, cb)
+	j.stream = c.newStream(be, ring, rel, true, false, cb)
 	// visibilitymap_pin: the VM page covering the current block stays pinned
 	// until the scan moves past it.
 	vmBlk := pg.InvalidBlockNumber
 	j.p.step = func() (bool, error) {
 		bufAt := be.Buf // what this page costs, its read included
-		b, blk, ok, err := stream.Next()
+		b, blk, ok, err := j.stream.Next()
 		if err != nil || !ok {
-			stream.End()
+			j.stream.End()
 			return true, err
 		}
 		if want := blk / heapBlocksPerVMPage; want != vmBlk {

@@ -35,6 +35,8 @@ type Job interface {
 	Step() (done bool, err error)
 	// Finish ends the work (pg_class's update, the catalog pins) and says what the log line reports.
 	Finish() (Report, error)
+	// Abort ends a cancelled job: its pins released, pg_class untouched.
+	Abort()
 }
 
 // Report is what an autovacuum's log lines say (heap_vacuum_rel,
@@ -177,6 +179,10 @@ func (l *Launcher) Vacuumed(id pg.RelID, auto bool, t int64) {
 		c.LastVacuum, c.VacuumCount = t, c.VacuumCount+1
 	}
 }
+
+// Truncated is TRUNCATE's pgstat flush (truncdropped): n_ins_since_vacuum
+// restarts (the model flushes at once, even inside a transaction block).
+func (l *Launcher) Truncated(id pg.RelID) { l.Counts(id).InsSinceVacuum = 0 }
 
 // Analyzed is pgstat_report_analyze at time t: n_mod_since_analyze restarts.
 func (l *Launcher) Analyzed(id pg.RelID, auto bool, t int64) {
@@ -328,6 +334,40 @@ func (l *Launcher) Crashed(t int64) {
 		l.counts[id] = &Counts{published: c.published, LastVacuum: -1, LastAutovacuum: -1, LastAnalyze: -1, LastAutoanalyze: -1}
 	}
 	l.Reset(t)
+}
+
+// Cancel is a lock conflict on table id (TRUNCATE, a manual VACUUM or
+// ANALYZE): the backend that waits for a worker's lock cancels it
+// (ProcSleep's "sending cancel to blocking autovacuum PID"), the worker's
+// vacuum or analyze of the table ends with an ERROR, and the worker goes on
+// to its next table. The model cancels at once; the server waits
+// deadlock_timeout (1 s by default) first.
+func (l *Launcher) Cancel(id pg.RelID) {
+	for _, w := range l.workers {
+		if w.job == nil || w.cur == nil || w.cur.ID != id {
+			continue
+		}
+		w.job.Abort()
+		what := "vacuum"
+		if w.analyzing {
+			what = "analyze"
+		}
+		l.Host.Log(fmt.Sprintf("ERROR:  canceling autovacuum task\nCONTEXT:  automatic %s of table \"%s.public.%s\"", what, Database, w.cur.Name))
+		w.job, w.cur = nil, nil
+	}
+}
+
+// Shutdown is the server's shutdown: SIGTERM ends every worker, its job
+// cancelled; the launcher starts again with the server (Reset).
+func (l *Launcher) Shutdown() {
+	for _, w := range l.workers {
+		if w.job != nil {
+			w.job.Abort()
+			l.Host.Log("FATAL:  terminating autovacuum process due to administrator command")
+		}
+		l.Host.EndWorker(w.be)
+	}
+	l.workers = nil
 }
 
 // Backends are the running workers' processes (they hold pins between commands).
