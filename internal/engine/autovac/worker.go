@@ -163,6 +163,8 @@ func bufLine(v pg.Version, b bufmgr.BufferUsage) string {
 	return fmt.Sprintf("buffer usage: %d hits, %d %s, %d dirtied", b.Hit, b.Read, word, b.Dirtied)
 }
 
+// walLine is the "WAL usage" line; 19's "full page image bytes" field is
+// left out (the model does not count image bytes apart).
 func walLine(v pg.Version, r Report) string {
 	if v >= 18 {
 		return fmt.Sprintf("WAL usage: %d records, %d full page images, %d bytes, %d buffers full", r.WAL.Records, r.WAL.FPI, r.WAL.Bytes, r.WAL.BuffersFull)
