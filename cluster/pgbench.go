@@ -224,6 +224,12 @@ type TableStats struct {
 	Relname                                            string
 	HeapBlksHit, HeapBlksRead, IdxBlksHit, IdxBlksRead int64
 	NTupIns, NTupUpd, NTupHotUpd                       int64
+	// NInsSinceVacuum and NModSinceAnalyze are the counts autovacuum's
+	// thresholds compare; the Last* times are simulated ns since the
+	// cluster started (−1: never), the *Count the runs.
+	NInsSinceVacuum, NModSinceAnalyze                            int64
+	LastVacuum, LastAutovacuum, LastAnalyze, LastAutoanalyze     int64
+	VacuumCount, AutovacuumCount, AnalyzeCount, AutoanalyzeCount int64
 }
 
 // StatTables is pg_statio_user_tables joined with pg_stat_user_tables for
@@ -251,6 +257,10 @@ func (c *Cluster) StatTables(tables ...string) ([]TableStats, error) {
 			io := c.e.StatIOTable(r)
 			row := TableStats{Relname: r.Name, HeapBlksHit: io.HeapHit, HeapBlksRead: io.HeapRead,
 				IdxBlksHit: io.IdxHit, IdxBlksRead: io.IdxRead, NTupIns: r.Inserted}
+			av := c.e.Autovacuum().Counts(r.ID)
+			row.NInsSinceVacuum, row.NModSinceAnalyze = av.InsSinceVacuum, av.ModSinceAnalyze
+			row.LastVacuum, row.LastAutovacuum, row.LastAnalyze, row.LastAutoanalyze = av.LastVacuum, av.LastAutovacuum, av.LastAnalyze, av.LastAutoanalyze
+			row.VacuumCount, row.AutovacuumCount, row.AnalyzeCount, row.AutoanalyzeCount = av.VacuumCount, av.AutovacuumCount, av.AnalyzeCount, av.AutoanalyzeCount
 			if c.bench != nil {
 				for _, t := range c.bench.Tables() {
 					if t.Rel == r {

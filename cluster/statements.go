@@ -66,7 +66,12 @@ func (c *Cluster) Set(settings ...Setting) (notices []string, err error) {
 // dirty buffer and logs XLOG_CHECKPOINT_SHUTDOWN (no REDO record, no standby
 // snapshot); the pool comes back empty, on the free list in 15 to 18.
 func (c *Cluster) Restart() error {
-	return c.e.Command("restart", 0, false, c.e.Restart)
+	return c.e.Command("restart", 0, false, func() error {
+		if !c.e.InTransaction() {
+			c.e.Autovacuum().Shutdown() // the shutdown ends the autovacuum workers first
+		}
+		return c.e.Restart()
+	})
 }
 
 // DropCachesResult is what `echo 3 > /proc/sys/vm/drop_caches` did.
@@ -157,7 +162,10 @@ func (c *Cluster) Analyze(table string) (*StmtResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return stmt(c.e.Statement("analyze", func() (*engine.StmtResult, error) { return c.e.AnalyzeTable(r) }))
+	return stmt(c.e.Statement("analyze", func() (*engine.StmtResult, error) {
+		c.e.Autovacuum().Cancel(r.ID) // its lock waits for a worker on the table, which is cancelled
+		return c.e.AnalyzeTable(r)
+	}))
 }
 
 // Begin is BEGIN: the following statements run in one transaction.
@@ -223,7 +231,10 @@ func (c *Cluster) Vacuum(table string, freeze bool) (*StmtResult, error) {
 	if err := c.pgbenchOwns("vacuum", r.Name); err != nil {
 		return nil, c.e.Failed(err)
 	}
-	return stmt(c.e.Statement("vacuum", func() (*engine.StmtResult, error) { return c.e.VacuumTable(r, freeze) }))
+	return stmt(c.e.Statement("vacuum", func() (*engine.StmtResult, error) {
+		c.e.Autovacuum().Cancel(r.ID) // its lock waits for a worker on the table, which is cancelled
+		return c.e.VacuumTable(r, freeze)
+	}))
 }
 
 // Mark remembers the WAL position and every counter under name, for the
@@ -274,9 +285,11 @@ func (c *Cluster) Truncate(table string) (TruncateResult, error) {
 		if err := c.pgbenchOwns("truncate", r.Name); err != nil {
 			return err
 		}
+		c.e.Autovacuum().Cancel(r.ID) // AccessExclusiveLock: a worker on the table is cancelled
 		if err := c.e.Truncate(r); err != nil {
 			return err
 		}
+		c.e.Autovacuum().Truncated(r.ID)
 		res.FreeList = c.e.Pool().Control().FreeListLen()
 		return nil
 	})

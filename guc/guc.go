@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/strategy"
@@ -42,6 +43,7 @@ type gucDef struct {
 	kind     gucKind
 	unit     pg.Unit // size GUCs: the unit of a bare number
 	unitNs   int64   // duration GUCs: the unit of a bare number
+	frac     bool    // a duration kept to the microsecond (real GUCs with a unit: vacuum_cost_delay)
 	min, max int64
 	enum     []string
 	// enumFn lists an enum's values when they can grow after start-up
@@ -159,7 +161,27 @@ var gucs = []gucDef{
 	{name: "max_wal_size", kind: kindSize, unit: pg.UnitMB, min: 2, max: 1 << 31, modelled: true, def: fixed("1GB"), doc: "WAL-triggered checkpoints: every max_wal_size / (1 + checkpoint_completion_target) of WAL (CheckPointSegments)"},
 	{name: "checkpoint_completion_target", kind: kindReal, min: 0, max: 1, modelled: true, def: fixed("0.9"), doc: "a spread checkpoint's writes are paced to end by this fraction of the interval (IsCheckpointOnSchedule)"},
 	{name: "log_checkpoints", kind: kindBool, modelled: true, def: fixed("on"), doc: "print the background checkpoints' 'checkpoint starting' and 'checkpoint complete' lines"},
-	{name: "autovacuum", kind: kindBool, modelled: false, def: fixed("on"), doc: "autovacuum not simulated yet"},
+	{name: "autovacuum", kind: kindBool, modelled: true, def: fixed("on"), doc: "the autovacuum launcher starts a worker every autovacuum_naptime; it vacuums and analyzes the tables past their thresholds"},
+	{name: "autovacuum_naptime", kind: kindDuration, unitNs: 1e9, min: 1e9, max: 2147483e9, modelled: true, def: fixed("1min"), doc: "the launcher starts a worker in the database this often"},
+	{name: "autovacuum_vacuum_threshold", kind: kindInt, min: 0, max: 2147483647, modelled: true, def: fixed("50"), doc: "dead tuples before a vacuum, plus the scale factor's share"},
+	{name: "autovacuum_vacuum_scale_factor", kind: kindReal, min: 0, max: 100, modelled: true, def: fixed("0.2"), doc: "fraction of reltuples added to the vacuum threshold"},
+	{name: "autovacuum_vacuum_max_threshold", kind: kindInt, min: -1, max: 2147483647, since: 18, modelled: true, def: fixed("100000000"), doc: "18: caps the vacuum threshold (-1: no cap)"},
+	{name: "autovacuum_vacuum_insert_threshold", kind: kindInt, min: -1, max: 2147483647, modelled: true, def: fixed("1000"), doc: "rows inserted since the last vacuum before one (-1: inserts never trigger a vacuum)"},
+	{name: "autovacuum_vacuum_insert_scale_factor", kind: kindReal, min: 0, max: 100, modelled: true, def: fixed("0.2"), doc: "fraction of reltuples (18+: of its unfrozen pages' share) added to the insert threshold"},
+	{name: "autovacuum_analyze_threshold", kind: kindInt, min: 0, max: 2147483647, modelled: true, def: fixed("50"), doc: "rows changed since the last analyze before one, plus the scale factor's share"},
+	{name: "autovacuum_analyze_scale_factor", kind: kindReal, min: 0, max: 100, modelled: true, def: fixed("0.1"), doc: "fraction of reltuples added to the analyze threshold"},
+	{name: "autovacuum_vacuum_score_weight", kind: kindReal, min: 0, max: 10, since: 19, modelled: true, def: fixed("1"), doc: "19: weight of the dead-tuple score in the worker's table order"},
+	{name: "autovacuum_vacuum_insert_score_weight", kind: kindReal, min: 0, max: 10, since: 19, modelled: true, def: fixed("1"), doc: "19: weight of the insert score in the worker's table order"},
+	{name: "autovacuum_analyze_score_weight", kind: kindReal, min: 0, max: 10, since: 19, modelled: true, def: fixed("1"), doc: "19: weight of the analyze score in the worker's table order"},
+	{name: "autovacuum_vacuum_cost_delay", kind: kindDuration, unitNs: 1e6, frac: true, min: -1e6, max: 100e6, modelled: true, def: fixed("2ms"), doc: "a worker sleeps this long (× balance/limit, at most 4×) each time its cost balance reaches the limit (-1: vacuum_cost_delay)"},
+	{name: "autovacuum_vacuum_cost_limit", kind: kindInt, min: -1, max: 10000, modelled: true, def: fixed("-1"), doc: "a worker's cost limit (-1: vacuum_cost_limit)"},
+	{name: "vacuum_cost_delay", kind: kindDuration, unitNs: 1e6, frac: true, min: 0, max: 100e6, modelled: true, def: fixed("0"), doc: "the cost-based delay of a manual VACUUM (0: off, the model's manual VACUUM runs unthrottled)"},
+	{name: "vacuum_cost_limit", kind: kindInt, min: 1, max: 10000, modelled: true, def: fixed("200"), doc: "cost balance at which a vacuum sleeps"},
+	{name: "vacuum_cost_page_hit", kind: kindInt, min: 0, max: 10000, modelled: true, def: fixed("1"), doc: "cost of a page found in shared buffers"},
+	{name: "vacuum_cost_page_miss", kind: kindInt, min: 0, max: 10000, modelled: true, def: fixed("2"), doc: "cost of a page read in"},
+	{name: "vacuum_cost_page_dirty", kind: kindInt, min: 0, max: 10000, modelled: true, def: fixed("20"), doc: "cost of a page dirtied"},
+	{name: "log_autovacuum_min_duration", kind: kindDuration, unitNs: 1e6, min: -1e6, max: 2147483647e6, modelled: true, def: fixed("10min"), doc: "print an autovacuum's 'automatic vacuum of table' lines when it took at least this long (-1: never; before 19 its analyzes too)"},
+	{name: "log_autoanalyze_min_duration", kind: kindDuration, unitNs: 1e6, min: -1e6, max: 2147483647e6, since: 19, modelled: true, def: fixed("10min"), doc: "19: the same for 'automatic analyze of table' lines"},
 	{name: "wal_compression", kind: kindEnum, enum: []string{"off", "on", "pglz", "lz4", "zstd"}, modelled: true, def: fixed("off"), doc: "full-page images compressed for real (pglz, lz4, zstd; on = pglz)"},
 	{name: "track_io_timing", kind: kindBool, modelled: true, def: fixed("off"), doc: "print I/O Timings: in statement output (io_read_ms is always computed)"},
 	{name: "os_cache", kind: kindSize, unit: pg.UnitKB, min: 0, max: 24 << 30, restart: true, machine: true, modelled: true, def: fixed("16GB"),
@@ -344,7 +366,9 @@ func (s *Settings) set(g *gucDef, value string) error {
 			return bad(err.Error())
 		}
 		// models parse_int (guc.c): the value is rounded to the GUC's own unit.
-		ns = int64(math.RoundToEven(float64(ns)/float64(g.unitNs))) * g.unitNs
+		if !g.frac {
+			ns = int64(math.RoundToEven(float64(ns)/float64(g.unitNs))) * g.unitNs
+		}
 		if ns < g.min || ns > g.max {
 			return bad(fmt.Sprintf("outside the allowed range %s..%s", fmtDur(g.min), fmtDur(g.max)))
 		}
@@ -655,3 +679,18 @@ func (g *gucDef) FirstVersion() pg.Version { return max(g.since, pg.MinVersion) 
 
 // IsWhatIf reports a what-if variant of the buffer manager (replacement, usage_max, reject, ring, freelist).
 func (g *gucDef) IsWhatIf() bool { return g.whatif }
+
+// StreamConfig is read_stream_begin_relation's sizing for a scan under
+// these settings (maintenance: VACUUM's and ANALYZE's, at
+// maintenance_io_concurrency).
+func (s *Settings) StreamConfig(maintenance bool) bufmgr.StreamConfig {
+	ios := int(s.Int("effective_io_concurrency"))
+	if maintenance {
+		ios = int(s.Int("maintenance_io_concurrency"))
+	}
+	// read_stream_begin_impl: advice where it can help (no direct I/O, max_ios > 0),
+	// from 18 only when reads are synchronous (io_method=sync).
+	advice := ios > 0 && (s.Version == 17 || (s.Version >= 18 && s.Enum("io_method") == "sync"))
+	return bufmgr.StreamConfig{Version: s.Version, MaxIOs: ios, IOCombineLimit: s.IOCombineLimit(),
+		PinLimit: s.PinLimit(), NBuffers: s.NBuffers(), Advice: advice}
+}

@@ -235,6 +235,16 @@ func (r *Relation) Truncate() {
 	r.RelTuples, r.RelPages, r.RelAllVisible = -1, 0, 0
 }
 
+// SettleHints marks as hinted the pages whose every tuple an index scan
+// checked (hinted counts the tuples checked per page).
+func (r *Relation) SettleHints(hinted map[pg.BlockNumber]int) {
+	for blk, n := range hinted {
+		if n == r.Tuples(blk) {
+			r.SetFlags(blk, PageHinted)
+		}
+	}
+}
+
 // CountVisibility is pg_visibility_map_summary(): all-visible and all-frozen pages.
 func (r *Relation) CountVisibility() (allVisible, allFrozen int) {
 	for _, st := range r.page {

@@ -22,11 +22,15 @@ import (
 // counts exactly.
 func (r *runner) actShowStatTables(ctx context.Context, st *step) error {
 	var rows map[string]pgbench.TableStats
+	var counts map[string][4]int64
 	err := r.session(ctx, func(conn *pgx.Conn) (err error) {
 		if _, err = conn.Exec(ctx, sqlClearSnapshot); err != nil {
 			return err
 		}
-		rows, err = statTablesNow(ctx, conn)
+		if rows, err = statTablesNow(ctx, conn); err != nil {
+			return err
+		}
+		counts, err = vacuumCountsNow(ctx, conn)
 		return err
 	})
 	if err != nil {
@@ -57,8 +61,29 @@ func (r *runner) actShowStatTables(ctx context.Context, st *step) error {
 		r.rep.add(st, name+" n_tup_ins", simInt(sim, "n_tup_ins"), real.NTupIns, exact)
 		r.rep.add(st, name+" n_tup_upd", simInt(sim, "n_tup_upd"), real.NTupUpd, exact)
 		r.rep.add(st, name+" n_tup_hot_upd", simInt(sim, "n_tup_hot_upd"), real.NTupHotUpd, exact)
+		// Autovacuum's runs, and the manual ones, compared exactly.
+		c := counts[name]
+		r.rep.add(st, name+" vacuum_count", simInt(sim, "vacuum_count"), c[0], exact)
+		r.rep.add(st, name+" autovacuum_count", simInt(sim, "autovacuum_count"), c[1], exact)
+		r.rep.add(st, name+" analyze_count", simInt(sim, "analyze_count"), c[2], exact)
+		r.rep.add(st, name+" autoanalyze_count", simInt(sim, "autoanalyze_count"), c[3], exact)
 	}
 	return nil
+}
+
+// sqlVacuumCounts is pg_stat_user_tables' vacuum and analyze counts.
+const sqlVacuumCounts = "SELECT relname::text, vacuum_count, autovacuum_count, analyze_count, autoanalyze_count FROM pg_stat_user_tables"
+
+func vacuumCountsNow(ctx context.Context, conn *pgx.Conn) (map[string][4]int64, error) {
+	out := map[string][4]int64{}
+	rows, err := conn.Query(ctx, sqlVacuumCounts)
+	if err != nil {
+		return nil, err
+	}
+	var name string
+	var c [4]int64
+	_, err = pgx.ForEachRow(rows, []any{&name, &c[0], &c[1], &c[2], &c[3]}, func() error { out[name] = c; return nil })
+	return out, err
 }
 
 // statTablesNow reads sqlPgbenchTables: every user table's row.

@@ -376,6 +376,9 @@ func (k *Checkpointer) logf(format string, args ...any) {
 	}
 }
 
+// AppendLog adds a line of another process to the server log, in time order with the checkpointer's.
+func (k *Checkpointer) AppendLog(line string) { k.log = append(k.log, line) }
+
 // TakeLog returns the log lines written since the last call.
 func (k *Checkpointer) TakeLog() []string {
 	l := k.log

@@ -3,6 +3,9 @@ package engine
 import (
 	"fmt"
 
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
+
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/rng"
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -24,27 +27,51 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 		return nil, err
 	}
 	start := c.now
-	nblocks := rel.NPages()
+	j := c.startAnalyze(be, rel, autovac.ManualCost(c.S))
+	if err := c.run([]*participant{j.p}); err != nil {
+		return nil, err
+	}
+	be.Now = max(be.Now, c.now)
+	res, err := j.end()
+	if err != nil {
+		return nil, err
+	}
+	c.endStatement(be, true)
+	c.finish([]*participant{j.p})
+	res.TimeNs = c.now - start
+	c.foldWAL(be)
+	return res, nil
+}
+
+// anlJob is an ANALYZE under way, a sampled block a step: a statement's or
+// an autovacuum worker's (auto), with the cost-based delay when cost is set.
+type anlJob struct {
+	job
+	sampled int
+}
+
+// startAnalyze sets ANALYZE of rel up on be's process.
+func (c *Cluster) startAnalyze(be *bufmgr.Backend, rel *heap.Relation, cost *autovac.Cost) *anlJob {
+	j := &anlJob{job: c.newJob(be, rel)}
+	j.nblocks = rel.NPages()
 	target := 300 * int(c.S.Int("default_statistics_target"))
-	bs := rng.NewBlockSampler(nblocks, target, &c.rng.PCG)
-	ringN := c.RingBuffers(strategy.Vacuum)
-	ring := strategy.NewRing(strategy.Vacuum, ringN)
+	bs := rng.NewBlockSampler(j.nblocks, target, &c.rng.PCG)
+	ring := strategy.NewRing(strategy.Vacuum, j.ringN)
 	cb := func() (pg.BlockNumber, bool) {
 		if !bs.HasMore() {
 			return 0, false
 		}
 		return pg.BlockNumber(bs.Next()), true
 	}
-	stream := c.newStream(be, ring, rel, true, false, cb)
-	sampled := 0
-	p := &participant{be: be}
-	p.step = func() (bool, error) {
-		b, blk, ok, err := stream.Next()
+	j.stream = c.newStream(be, ring, rel, true, false, cb)
+	j.p.step = func() (bool, error) {
+		bufAt := be.Buf // what this page costs, its read included
+		b, blk, ok, err := j.stream.Next()
 		if err != nil || !ok {
-			stream.End()
+			j.stream.End()
 			return true, err
 		}
-		sampled++
+		j.sampled++
 		n := rel.Tuples(blk)
 		be.Now += costs.PageNs + int64(n)*costs.TupleUnhintNs
 		if n > 0 && rel.Flags(blk)&heap.PageHinted == 0 {
@@ -52,29 +79,31 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 			rel.SetFlags(blk, heap.PageHinted)
 		}
 		c.pool.Unpin(be, b)
+		cost.After(be, bufAt) // vacuum_delay_point(true) before the next block (acquire_sample_rows)
 		return false, nil
 	}
-	if err := c.run([]*participant{p}); err != nil {
-		return nil, err
-	}
-	be.Now = max(be.Now, c.now)
-	if rel.Rows > 0 {
+	return j
+}
+
+// end is ANALYZE after its sample: the statistics' rows and pg_class's.
+func (j *anlJob) end() (*StmtResult, error) {
+	c, be, rel := j.c, j.be, j.rel
+	if rel.Rows > 0 && j.auto {
+		c.xids++ // the worker's own transaction writes the pg_statistic rows
+	} else if rel.Rows > 0 {
 		c.ddlXid() // update_attstats writes the columns' pg_statistic rows
 	}
-	if err := c.vacUpdateRelstats(be, rel, nblocks, false, float64(rel.Rows)); err != nil {
+	if err := c.vacUpdateRelstats(be, rel, j.nblocks, false, float64(rel.Rows)); err != nil {
 		return nil, err
 	}
 	rel.Analyzed = true
-	res := &StmtResult{Kind: "Analyze", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: ringN,
+	res := &StmtResult{Kind: "Analyze", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: j.ringN,
 		Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
-	res.Extra = append(res.Extra, fmt.Sprintf("scanned %d of %d pages", sampled, nblocks))
-	if nblocks == 0 {
+	res.Extra = append(res.Extra, fmt.Sprintf("scanned %d of %d pages", j.sampled, j.nblocks))
+	if j.nblocks == 0 {
 		res.Extra = append(res.Extra, "notice: the table is empty: nothing sampled")
 	}
-	res.Scanned, res.RelPages = sampled, nblocks
-	c.endStatement(be, true)
-	c.finish([]*participant{p})
-	res.TimeNs = c.now - start
-	c.foldWAL(be)
+	res.Scanned, res.RelPages = j.sampled, j.nblocks
+	c.av.Analyzed(rel.ID, j.auto, be.Now)
 	return res, nil
 }

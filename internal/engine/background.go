@@ -14,9 +14,9 @@ func (c *Cluster) bgEnv() bgproc.Env {
 // is due at or before t (what goes on beside a checkpoint finishing at full speed).
 func (c *Cluster) runOthersUntil(t int64) {
 	for {
-		switch ww, bw := c.walwriter.next, c.bgw.Next; {
+		switch ww, bw := c.walwriter.Next, c.bgw.Next; {
 		case ww <= t && ww <= bw:
-			c.runWalWriter()
+			c.walwriter.Run()
 		case bw <= t:
 			c.bgw.Run()
 		default:

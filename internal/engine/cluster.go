@@ -8,7 +8,9 @@ import (
 	"github.com/pgbufsim/pgbufsim/freespace"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/bgproc"
+	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
 	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
+	"github.com/pgbufsim/pgbufsim/internal/engine/relstats"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -28,9 +30,10 @@ type Cluster struct {
 	byName map[string]*heap.Relation
 
 	now       int64
-	walwriter walWriter
+	walwriter *bgproc.WalWriter
 	ckpt      *bgproc.Checkpointer // background.go
 	bgw       *bgproc.BgWriter
+	av        *autovac.Launcher // autovacuum.go
 	// allocBase is buffers_alloc before the pool's last reset (the counter
 	// lives in StrategyControl, the statistic survives a restart).
 	allocBase int64
@@ -114,13 +117,14 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	}
 	c := &Cluster{S: s, pool: p, wal: w, storage: st, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
 		rng: newPCG(seed), seed: seed, marks: map[string]mark{},
-		cat: catpin.Pins{Version: s.Version, Hinted: map[int]bool{}, InitFileStale: true, PgClassHole: pgClassHole(s.Version), PageHole: catalogPageHole}}
+		cat: catpin.Pins{Version: s.Version, Hinted: map[int]bool{}, InitFileStale: true, PgClassHole: relstats.PgClassHole(s.Version), PageHole: catalogPageHole}}
 	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
 	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).Pages+1, true)
 	// initdb wrote the catalog: its pages are in the page cache.
 	st.Preload(pg.CatalogRel, catalogFor(s.Version).Pages+1)
-	c.walwriter.next = s.Int("wal_writer_delay")
+	c.walwriter = bgproc.NewWalWriter(c.bgEnv())
 	c.ckpt, c.bgw = bgproc.NewCheckpointer(c.bgEnv()), bgproc.NewBgWriter(c.bgEnv())
+	c.av = autovac.NewLauncher(avHost{c}, 0)
 	p.TrackIOTiming, p.FlushAfter = s.Bool("track_io_timing"), bgproc.FlushAfter(s)
 	if err := c.applyWALCompression(); err != nil {
 		return nil, err
@@ -178,39 +182,8 @@ func (c *Cluster) ringSettings() strategy.Settings {
 // RingBuffers is the ring size of strategy k under the current settings.
 func (c *Cluster) RingBuffers(k strategy.Kind) int { return strategy.RingBuffers(k, c.ringSettings()) }
 
-// walWriter is the WAL writer process: it wakes every wal_writer_delay (or
-// when a transaction's async commit asks for it) and runs XLogBackgroundFlush;
-// after 50 idle rounds it hibernates for 25 × wal_writer_delay (walwriter.c).
-type walWriter struct {
-	next     int64
-	idle     int
-	be       bufmgr.Backend
-	statsOut wal.Usage
-}
-
-func (c *Cluster) runWalWriter() {
-	ww := &c.walwriter
-	ww.be.Type = bufmgr.Walwriter
-	worked, end := c.wal.BackgroundFlush(ww.next, &ww.be.WAL)
-	delay := c.S.Int("wal_writer_delay")
-	if worked {
-		ww.idle = 50
-	} else if ww.idle > 0 {
-		ww.idle--
-	}
-	if ww.idle == 0 {
-		delay *= 25
-	}
-	ww.next = end + delay
-	c.foldWAL(&ww.be)
-}
-
 // wakeWalWriter sets the WAL writer's latch at time t.
-func (c *Cluster) wakeWalWriter(t int64) {
-	if c.walwriter.next > t {
-		c.walwriter.next = t
-	}
-}
+func (c *Cluster) wakeWalWriter(t int64) { c.walwriter.Wake(t) }
 
 // foldWAL moves a backend's WAL I/O counters into pg_stat_io.
 func (c *Cluster) foldWAL(be *bufmgr.Backend) {
@@ -234,21 +207,23 @@ func (c *Cluster) advanceTo(t int64) {
 }
 
 // runBackground runs the background process due first at or before t, if
-// any (ties: the WAL writer, the checkpointer, the background writer), and
-// reports whether one ran.
+// any (ties: the WAL writer, the checkpointer, the background writer,
+// autovacuum), and reports whether one ran.
 func (c *Cluster) runBackground(t int64) bool {
 	if t < (*bgDue)(c).NextBackground() {
 		return false // the common case: nothing due
 	}
 	c.bgw.WakeOnAlloc(t) // a hibernating bgwriter's latch (nothing otherwise)
-	ww, ck, bw := c.walwriter.next, c.ckpt.Next, c.bgw.Next
+	ww, ck, bw, av := c.walwriter.Next, c.ckpt.Next, c.bgw.Next, c.av.Next()
 	switch {
-	case ww <= t && ww <= ck && ww <= bw:
-		c.runWalWriter()
-	case ck <= t && ck <= bw:
+	case ww <= t && ww <= ck && ww <= bw && ww <= av:
+		c.walwriter.Run()
+	case ck <= t && ck <= bw && ck <= av:
 		c.ckpt.Run()
-	case bw <= t:
+	case bw <= t && bw <= av:
 		c.bgw.Run()
+	case av <= t:
+		c.av.Run()
 	default:
 		return false
 	}
@@ -409,8 +384,8 @@ func (c *Cluster) readRelease(be *bufmgr.Backend, t pg.BufferTag) error {
 	return nil
 }
 
-// CheckInvariants checks the pool between commands (no process holds pins then).
-func (c *Cluster) CheckInvariants() error { return c.pool.CheckInvariants(nil, nil) }
+// CheckInvariants checks the pool between commands (only autovacuum's workers hold pins then).
+func (c *Cluster) CheckInvariants() error { return c.pool.CheckInvariants(c.av.Backends(), nil) }
 
 // sortedRels lists user relations in creation order.
 func (c *Cluster) sortedRels() []*heap.Relation {

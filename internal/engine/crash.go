@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/report"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/recovery"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -110,15 +111,12 @@ func (c *Cluster) LastCrash() (CrashReport, bool) {
 // Down reports whether the server is down after a crash (until Recover).
 func (c *Cluster) Down() bool { return c.crash.down }
 
-// CrashReport is what a power loss destroyed.
-type CrashReport struct {
-	AtNs             int64  // the simulated moment of the power loss
-	WALEnd           pg.LSN // the WAL is durable up to here
-	WALLost          uint64 // bytes inserted but not flushed
-	DirtyBuffersLost int
-	DirtyOSPagesLost int
-	Torn             []string // relation/block of each page write in flight, torn
-}
+// The reports of a crash, a recovery and pg_checksums (package report).
+type (
+	CrashReport      = report.CrashReport
+	RecoveryReport   = report.RecoveryReport
+	CorruptionReport = report.CorruptionReport
+)
 
 func (c *Cluster) crashReport() CrashReport {
 	cs := &c.crash
@@ -167,6 +165,7 @@ func (c *Cluster) CrashAfterWrites(n int64) error {
 // remembered while it is off, and a crash armed by CrashAfterWrites that
 // fired during the command.
 func (c *Cluster) afterCommand() {
+	c.av.Publish(c.rels[1:], c.txn.active, c.now) // pgstat's flush as the session ends
 	fpw := c.S.Bool("full_page_writes")
 	if !fpw {
 		c.crash.fpwOffLSN = c.wal.InsertLSN()
@@ -191,21 +190,6 @@ func (c *Cluster) PowerFailure() (CrashReport, bool) {
 	return c.crashReport(), true
 }
 
-// RecoveryReport is what crash recovery did.
-type RecoveryReport struct {
-	RedoFrom, RedoTo pg.LSN // the last completed checkpoint's redo pointer, the end of the WAL
-	ReplayedBytes    uint64
-	Torn             []string // the torn pages
-	Untouched        int      // torn pages none of whose sectors were new
-	Whole            int      // all 16 sectors new: a whole version
-	Images           int      // restored from a full-page image
-	Rebuilt          int      // initialised by a record after the redo pointer
-	HintOnly         int      // differing in hint bits only
-	Corrupted        []string // sectors of two versions and no image
-	Checksums        bool     // data_checksums: the corrupted pages fail their checksum
-	RedoLSN          pg.LSN   // the end-of-recovery checkpoint's redo pointer
-}
-
 // Recover is crash recovery (StartupXLOG): redo from the last completed
 // checkpoint's redo pointer, torn pages restored from full-page images
 // where the WAL has one, then the end-of-recovery checkpoint.
@@ -223,22 +207,10 @@ func (c *Cluster) Recover() (*RecoveryReport, error) {
 	cs.corrupt = nil
 	redo := recovery.Redo{From: cs.fromRedo, To: cs.walEnd, Sizes: cs.fromSizes, FullPageWrites: fpwOn, HintsLogged: hintsLogged}
 	for _, w := range cs.torn {
-		written := bits.OnesCount16(tornSectors(rng))
-		hint := c.pool.LastHintImage(pg.BufferTag{Rel: w.File, Block: w.Block})
 		name := fmt.Sprintf("%s/%d", c.RelName(w.File), w.Block)
 		rep.Torn = append(rep.Torn, name)
-		switch redo.Fate(w, written, hint) {
-		case recovery.Untouched:
-			rep.Untouched++
-		case recovery.Whole:
-			rep.Whole++
-		case recovery.Rebuilt:
-			rep.Rebuilt++
-		case recovery.HintOnly:
-			rep.HintOnly++
-		case recovery.Image:
-			rep.Images++
-		default:
+		f := redo.Fate(w, bits.OnesCount16(tornSectors(rng)), c.pool.LastHintImage(pg.BufferTag{Rel: w.File, Block: w.Block}))
+		if rep.Count(f) {
 			cs.corrupt = append(cs.corrupt, name)
 		}
 	}
@@ -258,18 +230,13 @@ func (c *Cluster) Recover() (*RecoveryReport, error) {
 	c.txn = transaction{} // a transaction open at the crash never committed
 	cs.down, cs.recovered = false, true
 	c.ckpt.Start(c.now) // the checkpoint under way at the crash died with the server
+	c.av.Crashed(c.now)
 	if _, err := c.checkpoint(); err != nil {
 		return nil, err
 	}
 	c.afterCommand()
 	rep.RedoLSN = c.wal.RedoRecPtr()
 	return rep, nil
-}
-
-// CorruptionReport is what pg_checksums --check finds after recovery.
-type CorruptionReport struct {
-	Pages    []string // relation/block of each corrupted page
-	Detected bool     // data_checksums: they fail their checksum
 }
 
 // Corruption reports the pages recovery left corrupt.

@@ -12,8 +12,8 @@ import (
 // to the heap page holding one tuple it fetches: heapam_index_fetch_tuple's
 // visibility check, which hints the tuple.
 
-// fetchTuple checks one fetched tuple: its fetch cost, and its hint bit.
-func (c *Cluster) fetchTuple(be *bufmgr.Backend, rel *heap.Relation, b pg.Buffer, blk pg.BlockNumber, hinted map[pg.BlockNumber]int) {
+// FetchTuple checks one fetched tuple (an index scan's, package indexscan's too): its fetch cost, and its hint bit.
+func (c *Cluster) FetchTuple(be *bufmgr.Backend, rel *heap.Relation, b pg.Buffer, blk pg.BlockNumber, hinted map[pg.BlockNumber]int) {
 	be.Now += costs.FetchNs
 	if rel.Flags(blk)&(heap.PageHinted|heap.PageAllVisible) == 0 {
 		if hinted[blk] == 0 {
@@ -24,23 +24,4 @@ func (c *Cluster) fetchTuple(be *bufmgr.Backend, rel *heap.Relation, b pg.Buffer
 	} else {
 		be.Now += costs.TupleNs
 	}
-}
-
-// settleHints marks pages whose every tuple was checked as hinted.
-func (c *Cluster) settleHints(rel *heap.Relation, hinted map[pg.BlockNumber]int) {
-	for blk, n := range hinted {
-		if n == rel.Tuples(blk) {
-			rel.SetFlags(blk, heap.PageHinted)
-		}
-	}
-}
-
-// FetchTuple is fetchTuple for the index scans of package indexscan.
-func (c *Cluster) FetchTuple(be *bufmgr.Backend, rel *heap.Relation, b pg.Buffer, blk pg.BlockNumber, hinted map[pg.BlockNumber]int) {
-	c.fetchTuple(be, rel, b, blk, hinted)
-}
-
-// SettleHints is settleHints for the index scans of package indexscan.
-func (c *Cluster) SettleHints(rel *heap.Relation, hinted map[pg.BlockNumber]int) {
-	c.settleHints(rel, hinted)
 }

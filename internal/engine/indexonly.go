@@ -157,7 +157,7 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 					}
 					st.heapBlk = blk
 				}
-				c.fetchTuple(be, rel, st.heapBuf, blk, hinted)
+				c.FetchTuple(be, rel, st.heapBuf, blk, hinted)
 			}
 			return false, nil
 		}
@@ -192,7 +192,7 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 		return nil, err
 	}
 	release()
-	c.settleHints(rel, hinted)
+	rel.SettleHints(hinted)
 	c.finish(append(ps, &participant{be: leader}))
 	c.gatherResults(res, all)
 	res.Extra = append(res.Extra, fmt.Sprintf("Heap Fetches: %d", heapFetches))

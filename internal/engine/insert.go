@@ -123,5 +123,5 @@ func (d *bgDue) NextBackground() int64 {
 	if d.bgw.Hibernating() {
 		return math.MinInt64
 	}
-	return min(d.walwriter.next, d.ckpt.Next, d.bgw.Next)
+	return min(d.walwriter.Next, d.ckpt.Next, d.bgw.Next, d.av.Next())
 }

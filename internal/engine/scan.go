@@ -16,20 +16,6 @@ func (c *Cluster) planSeqScan(rel *heap.Relation, nblocks int) Plan {
 	return planner.PlanSeqScan(planner.CostsFrom(c.S), planner.StatsOf(rel, nblocks))
 }
 
-// streamConfig is read_stream_begin_relation's sizing for a scan.
-func (c *Cluster) streamConfig(maintenance bool) bufmgr.StreamConfig {
-	ios := int(c.S.Int("effective_io_concurrency"))
-	if maintenance {
-		ios = int(c.S.Int("maintenance_io_concurrency"))
-	}
-	pinLimit := c.S.PinLimit()
-	// read_stream_begin_impl: advice where it can help (no direct I/O, max_ios > 0),
-	// from 18 only when reads are synchronous (io_method=sync).
-	advice := ios > 0 && (c.S.Version == 17 || (c.S.Version >= 18 && c.S.Enum("io_method") == "sync"))
-	return bufmgr.StreamConfig{Version: c.S.Version, MaxIOs: ios, IOCombineLimit: c.S.IOCombineLimit(),
-		PinLimit: pinLimit, NBuffers: c.S.NBuffers(), Advice: advice}
-}
-
 // computeParallelWorker is compute_parallel_worker for a table's pages
 // (planner.ParallelWorkers over min_parallel_table_scan_size).
 func computeParallelWorker(s *Settings, nblocks, limit int) int {
@@ -55,9 +41,7 @@ func (c *Cluster) gatherResults(res *StmtResult, all []*bufmgr.Backend) {
 		res.Rejects += be.Rejects
 		c.foldWAL(be)
 	}
-	if res.WAL.Records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
-		c.wakeWalWriter(c.now)
-	}
+	c.asyncCommit(res.WAL.Records, c.now)
 }
 
 // newStream is the read stream a heap scan of rel uses: read_stream.c's from
@@ -66,7 +50,7 @@ func (c *Cluster) gatherResults(res *StmtResult, all []*bufmgr.Backend) {
 func (c *Cluster) newStream(be *bufmgr.Backend, ring *strategy.Ring, rel *heap.Relation, maintenance, sequential bool, next func() (pg.BlockNumber, bool)) *bufmgr.ReadStream {
 	cfg := bufmgr.StreamConfig{Version: c.S.Version}
 	if c.S.Version >= 17 {
-		cfg = c.streamConfig(maintenance)
+		cfg = c.S.StreamConfig(maintenance)
 	}
 	if sequential { // READ_STREAM_SEQUENTIAL: the kernel's readahead is left to work
 		cfg.Advice = false
@@ -212,7 +196,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 				return cur, true
 			}
 		}
-		cfg := c.streamConfig(false)
+		cfg := c.S.StreamConfig(false)
 		cfg.Advice = false // heapam's seq scans are READ_STREAM_SEQUENTIAL
 		stream := c.pool.NewReadStream(be, ring, rel.ID, cfg, next)
 		ps = append(ps, c.scanParticipant(be, ring, rel, stream, true))

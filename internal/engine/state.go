@@ -39,6 +39,7 @@ func (c *Cluster) SetSettings(s *Settings) error {
 	c.S = s
 	c.pool.TrackIOTiming, c.pool.FlushAfter = s.Bool("track_io_timing"), bgproc.FlushAfter(s)
 	c.ckpt.Configure(c.now)
+	c.av.Configure(c.now)
 	return c.applyWALCompression()
 }
 
@@ -92,6 +93,7 @@ func (c *Cluster) Restart() error {
 	c.allocBase += int64(c.pool.Control().NumBufferAllocs)
 	c.pool.Reset()
 	c.bgw.Start(c.now)
+	c.av.Reset(c.now)
 	c.sync = heap.SyncScans{}
 	c.cat.InitFileStale = true
 	return nil

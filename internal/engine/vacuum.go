@@ -2,10 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
+	"github.com/pgbufsim/pgbufsim/internal/engine/relstats"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -26,16 +27,73 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 		return nil, err
 	}
 	start := c.now
-	ringN := c.RingBuffers(strategy.Vacuum)
-	ring := strategy.NewRing(strategy.Vacuum, ringN)
-	nblocks := c.pool.NBlocks(rel.ID)
+	j := c.startVacuum(be, rel, freeze, autovac.ManualCost(c.S))
+	if err := c.run([]*participant{j.p}); err != nil {
+		return nil, err
+	}
+	res, err := j.end()
+	if err != nil {
+		return nil, err
+	}
+	c.finish([]*participant{j.p})
+	res.TimeNs = c.now - start
+	av, af := rel.CountVisibility()
+	res.Extra = append(res.Extra, fmt.Sprintf("all-visible pages=%d all-frozen pages=%d", av, af))
+	c.asyncCommit(res.WAL.Records, c.now)
+	c.foldWAL(be)
+	return res, nil
+}
+
+// job is a VACUUM's or ANALYZE's process and table: a statement's or an
+// autovacuum worker's (auto).
+type job struct {
+	c              *Cluster
+	be             *bufmgr.Backend
+	rel            *heap.Relation
+	p              *participant
+	auto           bool
+	ringN, nblocks int
+	stream         *bufmgr.ReadStream
+	vmBuf          pg.Buffer // the visibility map page VACUUM holds pinned
+}
+
+// Abort ends a cancelled worker's job: its pins released, nothing
+// recorded in pg_class (the worker's "canceling autovacuum task").
+func (j *job) Abort() {
+	j.stream.End()
+	if j.vmBuf != pg.InvalidBuffer {
+		j.c.pool.Unpin(j.be, j.vmBuf)
+	}
+}
+
+func (c *Cluster) newJob(be *bufmgr.Backend, rel *heap.Relation) job {
+	return job{c: c, be: be, rel: rel, p: &participant{be: be}, ringN: c.RingBuffers(strategy.Vacuum), nblocks: c.pool.NBlocks(rel.ID)}
+}
+
+// vacJob is a VACUUM under way, a page a step: a statement's or an
+// autovacuum worker's (auto), with the cost-based delay when cost is set.
+type vacJob struct {
+	job
+	cost                   *autovac.Cost
+	scanned, scannedTuples int
+	skippedVisible         bool
+	avBefore, afBefore     int
+	frozenPages            int
+	frozenTuples           int64
+}
+
+// startVacuum sets VACUUM of rel up on be's process: its BAS_VACUUM ring
+// and read stream; the job's participant steps it.
+func (c *Cluster) startVacuum(be *bufmgr.Backend, rel *heap.Relation, freeze bool, cost *autovac.Cost) *vacJob {
+	j := &vacJob{job: c.newJob(be, rel), cost: cost}
+	j.avBefore, j.afBefore = rel.CountVisibility()
+	ring := strategy.NewRing(strategy.Vacuum, j.ringN)
 	next := pg.BlockNumber(0)
 	// skippedVisible: an all-visible page that is not all-frozen was skipped,
 	// so relfrozenxid cannot advance (heap_vacuum_rel: scanned_pages +
 	// frozenskipped_pages < rel_pages).
-	skippedVisible := false
 	cb := func() (pg.BlockNumber, bool) {
-		for int(next) < nblocks {
+		for int(next) < j.nblocks {
 			blk := next
 			next++
 			// All-visible pages are skipped, all-frozen ones by an aggressive
@@ -43,67 +101,81 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 			// scanned (to see whether the table can be truncated): models
 			// lazy_scan_skip (vacuumlazy.c; the 32-page SKIP_PAGES_THRESHOLD
 			// is not modelled).
-			if f := rel.Flags(blk); (f&heap.PageAllVisible != 0 && !freeze || f&heap.PageAllFrozen != 0) && int(blk) != nblocks-1 {
-				skippedVisible = skippedVisible || f&heap.PageAllFrozen == 0
+			if f := rel.Flags(blk); (f&heap.PageAllVisible != 0 && !freeze || f&heap.PageAllFrozen != 0) && int(blk) != j.nblocks-1 {
+				j.skippedVisible = j.skippedVisible || f&heap.PageAllFrozen == 0
 				continue
 			}
 			return blk, true
 		}
 		return 0, false
 	}
-	stream := c.newStream(be, ring, rel, true, false, cb)
+	j.stream = c.newStream(be, ring, rel, true, false, cb)
 	// visibilitymap_pin: the VM page covering the current block stays pinned
 	// until the scan moves past it.
-	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
-	scanned, scannedTuples := 0, 0
-	p := &participant{be: be}
-	p.step = func() (bool, error) {
-		b, blk, ok, err := stream.Next()
+	vmBlk := pg.InvalidBlockNumber
+	j.p.step = func() (bool, error) {
+		bufAt := be.Buf // what this page costs, its read included
+		b, blk, ok, err := j.stream.Next()
 		if err != nil || !ok {
-			stream.End()
+			j.stream.End()
 			return true, err
 		}
 		if want := blk / heapBlocksPerVMPage; want != vmBlk {
-			if vmBuf != pg.InvalidBuffer {
-				c.pool.Unpin(be, vmBuf)
+			if j.vmBuf != pg.InvalidBuffer {
+				c.pool.Unpin(be, j.vmBuf)
 			}
-			if vmBuf, _, err = c.forkReadBuf(be, rel, pg.VMFork, want, true); err != nil {
+			if j.vmBuf, _, err = c.forkReadBuf(be, rel, pg.VMFork, want, true); err != nil {
 				return true, err
 			}
 			vmBlk = want
 		}
-		scanned++
-		scannedTuples += rel.Tuples(blk)
-		c.vacuumPage(be, b, rel, blk, freeze, vmBuf)
+		j.scanned++
+		j.scannedTuples += rel.Tuples(blk)
+		wasFrozen := rel.Flags(blk)&heap.PageAllFrozen != 0
+		c.vacuumPage(be, b, rel, blk, freeze, j.vmBuf)
+		if !wasFrozen && rel.Flags(blk)&heap.PageAllFrozen != 0 {
+			j.frozenPages++
+			j.frozenTuples += int64(rel.Tuples(blk))
+		}
 		c.pool.Unpin(be, b)
 		// lazy_scan_heap: the page's free space goes to the FSM after the page is released.
-		return false, c.recordPageWithFreeSpace(be, rel, blk)
+		err = c.recordPageWithFreeSpace(be, rel, blk)
+		j.cost.After(be, bufAt) // vacuum_delay_point, before the next page
+		return false, err
 	}
-	if err := c.run([]*participant{p}); err != nil {
-		return nil, err
-	}
-	if vmBuf != pg.InvalidBuffer {
-		c.pool.Unpin(be, vmBuf)
+	return j
+}
+
+// end is VACUUM after its heap scan: the FSM vacuumed, pg_class's row
+// updated, the transaction's invalidations, the TOAST relation. The
+// result carries the usage VACUUM VERBOSE reports.
+func (j *vacJob) end() (*StmtResult, error) {
+	c, be, rel := j.c, j.be, j.rel
+	if j.vmBuf != pg.InvalidBuffer {
+		c.pool.Unpin(be, j.vmBuf)
 	}
 	// FreeSpaceMapVacuumRange at the end of the heap scan.
 	if err := c.fsmVacuum(be, rel); err != nil {
 		return nil, err
 	}
-	be.Now = max(be.Now, c.now)
+	if !j.auto {
+		be.Now = max(be.Now, c.now)
+	}
 	if err := c.vacuumWindowPins(be); err != nil {
 		return nil, err
 	}
-	if err := c.vacUpdateRelstats(be, rel, nblocks, !skippedVisible, vacEstimateReltuples(rel, nblocks, scanned, scannedTuples)); err != nil {
+	if err := c.vacUpdateRelstats(be, rel, j.nblocks, !j.skippedVisible, relstats.EstimateReltuples(rel, j.nblocks, j.scanned, j.scannedTuples)); err != nil {
 		return nil, err
 	}
 	// VACUUM VERBOSE reports the table's usage up to here.
-	res := &StmtResult{Kind: "Vacuum", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: ringN,
+	res := &StmtResult{Kind: "Vacuum", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: j.ringN,
 		Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	// The transaction ends with the invalidations of the pg_class row logged
 	// for standbys (XLOG_STANDBY_INVALIDATIONS: no xid, so no commit record);
-	// then the table's TOAST relation, empty here, is vacuumed the same way.
-	be.Now, _ = c.insertRecord(be.Now, &be.WAL, standbyInvalidationsLen)
-	if rel.HasToast {
+	// then the table's TOAST relation, empty here, is vacuumed the same way
+	// (not by autovacuum: without VACOPT_PROCESS_TOAST it is a table of its own).
+	be.Now, _ = c.insertRecord(be.Now, &be.WAL, relstats.StandbyInvalidationsLen)
+	if rel.HasToast && !j.auto {
 		// The empty TOAST relation: its row changes the first time (reltuples
 		// −1 → 0), later only when relfrozenxid can advance past new XIDs.
 		if !rel.ToastVacuumed || rel.ToastFrozenAt != c.xids {
@@ -112,86 +184,19 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 				return nil, err
 			}
 		}
-		be.Now, _ = c.insertRecord(be.Now, &be.WAL, standbyInvalidationsLen)
+		be.Now, _ = c.insertRecord(be.Now, &be.WAL, relstats.StandbyInvalidationsLen)
 	}
-	c.finish([]*participant{p})
-	res.TimeNs = c.now - start
-	av, af := rel.CountVisibility()
-	res.Extra = append(res.Extra, fmt.Sprintf("all-visible pages=%d all-frozen pages=%d", av, af))
-	if res.WAL.Records > 0 {
-		if c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
-			c.wakeWalWriter(c.now)
-		}
-	}
-	c.foldWAL(be)
+	c.av.Vacuumed(rel.ID, j.auto, be.Now)
 	return res, nil
 }
 
-// standbyInvalidationsLen is XLOG_STANDBY_INVALIDATIONS with the three messages
-// an inplace pg_class update sends (two catcache, one relcache), as pg_waldump
-// shows it on 15: 90 bytes.
-const standbyInvalidationsLen = wal.SizeOfXLogRecord + wal.SizeOfShortMainDataHdr + 16 + 3*16
-
-// pgClassRowData is the part of a user table's pg_class row that
-// heap_inplace_update logs (the tuple after its header): 140 bytes on 15, as
-// the 188-byte XLOG_HEAP_INPLACE records pg_waldump shows.
-const pgClassRowData = 140
-
-// pgClassPageHole is the free space (pd_upper − pd_lower) of the pg_class page
-// holding the scenario's tables' rows, which an image of it leaves out: 2,384
-// bytes on a fresh PostgreSQL 15 cluster with a few tables (a 5,861-byte
-// XLOG_HEAP_INPLACE with its image). A workload input, like the catalog pins.
-const pgClassPageHole = 2384
-
-// pgClassPageHole18 and pgClassPageHole19 are the same on PostgreSQL 18
-// and 19: the hole of the image in the first VACUUM's XLOG_HEAP_INPLACE with
-// one table, as pg_waldump shows it ("hole: offset: 212, length: 5116" on
-// 18beta1, "length: 3516" on 19beta1, whose initdb fills that page more).
-const (
-	pgClassPageHole18 = 5116
-	pgClassPageHole19 = 3516
-)
-
-// pgClassHole is pgClassPageHole for the version.
-func pgClassHole(v pg.Version) int {
-	switch {
-	case v >= 19:
-		return pgClassPageHole19
-	case v >= 18:
-		return pgClassPageHole18
+// asyncCommit is the end of a transaction without an XID that wrote WAL at
+// time t: its records are flushed asynchronously (XLogSetAsyncXactLSN wakes
+// the WAL writer).
+func (c *Cluster) asyncCommit(records int64, t int64) {
+	if records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
+		c.wakeWalWriter(t)
 	}
-	return pgClassPageHole
-}
-
-// inplaceMainData is xl_heap_inplace's size: the offset number up to 17;
-// from 18 on the record carries the update's invalidations too (dbId, tsId,
-// relcacheInitFileInval, nmsgs: MinSizeOfHeapInplace = 20, then one 16-byte
-// SharedInvalidationMessage each, three for a pg_class row: two catcache,
-// one relcache) — models heap_inplace_update_and_unlock (heapam.c, 18).
-func inplaceMainData(v pg.Version) int {
-	if v >= 18 {
-		return 20 + 3*16
-	}
-	return 2
-}
-
-// vacEstimateReltuples is vac_estimate_reltuples (vacuum.c): the live
-// tuples VACUUM counted when it scanned every page; otherwise pg_class's
-// old figure when it scanned at most one page (or under 2% of a table of
-// unchanged size), else the scanned pages' tuples with the old density
-// for the rest (scaled up when there is no old density).
-func vacEstimateReltuples(rel *heap.Relation, total, scanned, scannedTuples int) float64 {
-	oldPages, oldTuples := rel.RelPages, rel.RelTuples
-	switch {
-	case scanned >= total:
-		return float64(scannedTuples)
-	case oldPages == total && float64(scanned) < float64(total)*0.02, scanned <= 1:
-		return oldTuples
-	case oldTuples < 0 || oldPages == 0:
-		return math.Floor(float64(scannedTuples)/float64(scanned)*float64(total) + 0.5)
-	}
-	density := oldTuples / float64(oldPages)
-	return math.Floor(density*float64(total-scanned) + float64(scannedTuples) + 0.5)
 }
 
 // vacUpdateRelstats is vac_update_relstats: the new relpages, reltuples and
@@ -200,7 +205,8 @@ func vacEstimateReltuples(rel *heap.Relation, total, scanned, scannedTuples int)
 // of them changed: relfrozenxid moves to the oldest XID still running, past
 // every transaction that had one since it was last set (vacuum.c).
 func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblocks int, advance bool, tuples float64) error {
-	av, _ := rel.CountVisibility()
+	av, af := rel.CountVisibility()
+	c.av.Counts(rel.ID).RelAllFrozen = af // 18's pg_class.relallfrozen
 	dirty := rel.RelTuples != tuples || rel.RelPages != nblocks || rel.RelAllVisible != av
 	if advance && rel.FrozenAt != c.xids {
 		rel.FrozenAt, dirty = c.xids, true
@@ -227,13 +233,13 @@ func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
 	}
 	c.pool.MarkBufferDirty(be, b)
 	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber +
-		wal.SizeOfShortMainDataHdr + inplaceMainData(c.S.Version)
+		wal.SizeOfShortMainDataHdr + relstats.InplaceMainData(c.S.Version)
 	nfpi := 0
 	if c.needsImage(c.pool.BufferLSN(b)) {
-		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - pgClassHole(c.S.Version)
+		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - relstats.PgClassHole(c.S.Version)
 		nfpi = 1
 	} else {
-		size += pgClassRowData
+		size += relstats.PgClassRowData
 	}
 	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
 	be.Now = now

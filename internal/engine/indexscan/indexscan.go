@@ -233,7 +233,7 @@ func (c scan) heapFetch(be *bufmgr.Backend, rel *heap.Relation, visits []pg.Bloc
 		}
 		c.FetchTuple(be, rel, cur, blk, hinted)
 	}
-	c.SettleHints(rel, hinted)
+	rel.SettleHints(hinted)
 	return nil
 }
 
@@ -271,7 +271,7 @@ func (c scan) bitmapHeapFetch(be *bufmgr.Backend, rel *heap.Relation, pages []pg
 			check(b, blk)
 			c.Pool().Unpin(be, b)
 		}
-		c.SettleHints(rel, hinted)
+		rel.SettleHints(hinted)
 		return nil
 	}
 	maxTarget := int(c.S.Int("effective_io_concurrency"))
@@ -302,7 +302,7 @@ func (c scan) bitmapHeapFetch(be *bufmgr.Backend, rel *heap.Relation, pages []pg
 		check(b, blk)
 		c.Pool().Unpin(be, b)
 	}
-	c.SettleHints(rel, hinted)
+	rel.SettleHints(hinted)
 	return nil
 }
 
