@@ -4,6 +4,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -58,6 +59,6 @@ func (c *Cluster) windowPins(be *bufmgr.Backend, kind catalogKind, n int) error 
 }
 
 // catalogPageHole is the free space an image of a catalog page leaves out:
-// that of the pg_class page measured on 15 (pgClassPageHole). Real catalog
+// that of the pg_class page measured on 15 (vacwal.PgClassPageHole). Real catalog
 // pages differ (images of 4–8 kB were seen); a workload input.
-const catalogPageHole = pgClassPageHole
+const catalogPageHole = vacwal.PgClassPageHole

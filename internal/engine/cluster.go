@@ -9,6 +9,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/bgproc"
 	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -114,7 +115,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	}
 	c := &Cluster{S: s, pool: p, wal: w, storage: st, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
 		rng: newPCG(seed), seed: seed, marks: map[string]mark{},
-		cat: catpin.Pins{Version: s.Version, Hinted: map[int]bool{}, InitFileStale: true, PgClassHole: pgClassHole(s.Version), PageHole: catalogPageHole}}
+		cat: catpin.Pins{Version: s.Version, Hinted: map[int]bool{}, InitFileStale: true, PgClassHole: vacwal.PgClassHole(s.Version), PageHole: catalogPageHole}}
 	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
 	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).Pages+1, true)
 	// initdb wrote the catalog: its pages are in the page cache.

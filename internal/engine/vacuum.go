@@ -2,10 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -102,7 +102,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	// The transaction ends with the invalidations of the pg_class row logged
 	// for standbys (XLOG_STANDBY_INVALIDATIONS: no xid, so no commit record);
 	// then the table's TOAST relation, empty here, is vacuumed the same way.
-	be.Now, _ = c.insertRecord(be.Now, &be.WAL, standbyInvalidationsLen)
+	be.Now, _ = c.insertRecord(be.Now, &be.WAL, vacwal.StandbyInvalidationsLen)
 	if rel.HasToast {
 		// The empty TOAST relation: its row changes the first time (reltuples
 		// −1 → 0), later only when relfrozenxid can advance past new XIDs.
@@ -112,7 +112,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 				return nil, err
 			}
 		}
-		be.Now, _ = c.insertRecord(be.Now, &be.WAL, standbyInvalidationsLen)
+		be.Now, _ = c.insertRecord(be.Now, &be.WAL, vacwal.StandbyInvalidationsLen)
 	}
 	c.finish([]*participant{p})
 	res.TimeNs = c.now - start
@@ -127,71 +127,9 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	return res, nil
 }
 
-// standbyInvalidationsLen is XLOG_STANDBY_INVALIDATIONS with the three messages
-// an inplace pg_class update sends (two catcache, one relcache), as pg_waldump
-// shows it on 15: 90 bytes.
-const standbyInvalidationsLen = wal.SizeOfXLogRecord + wal.SizeOfShortMainDataHdr + 16 + 3*16
-
-// pgClassRowData is the part of a user table's pg_class row that
-// heap_inplace_update logs (the tuple after its header): 140 bytes on 15, as
-// the 188-byte XLOG_HEAP_INPLACE records pg_waldump shows.
-const pgClassRowData = 140
-
-// pgClassPageHole is the free space (pd_upper − pd_lower) of the pg_class page
-// holding the scenario's tables' rows, which an image of it leaves out: 2,384
-// bytes on a fresh PostgreSQL 15 cluster with a few tables (a 5,861-byte
-// XLOG_HEAP_INPLACE with its image). A workload input, like the catalog pins.
-const pgClassPageHole = 2384
-
-// pgClassPageHole18 and pgClassPageHole19 are the same on PostgreSQL 18
-// and 19: the hole of the image in the first VACUUM's XLOG_HEAP_INPLACE with
-// one table, as pg_waldump shows it ("hole: offset: 212, length: 5116" on
-// 18beta1, "length: 3516" on 19beta1, whose initdb fills that page more).
-const (
-	pgClassPageHole18 = 5116
-	pgClassPageHole19 = 3516
-)
-
-// pgClassHole is pgClassPageHole for the version.
-func pgClassHole(v pg.Version) int {
-	switch {
-	case v >= 19:
-		return pgClassPageHole19
-	case v >= 18:
-		return pgClassPageHole18
-	}
-	return pgClassPageHole
-}
-
-// inplaceMainData is xl_heap_inplace's size: the offset number up to 17;
-// from 18 on the record carries the update's invalidations too (dbId, tsId,
-// relcacheInitFileInval, nmsgs: MinSizeOfHeapInplace = 20, then one 16-byte
-// SharedInvalidationMessage each, three for a pg_class row: two catcache,
-// one relcache) — models heap_inplace_update_and_unlock (heapam.c, 18).
-func inplaceMainData(v pg.Version) int {
-	if v >= 18 {
-		return 20 + 3*16
-	}
-	return 2
-}
-
-// vacEstimateReltuples is vac_estimate_reltuples (vacuum.c): the live
-// tuples VACUUM counted when it scanned every page; otherwise pg_class's
-// old figure when it scanned at most one page (or under 2% of a table of
-// unchanged size), else the scanned pages' tuples with the old density
-// for the rest (scaled up when there is no old density).
+// vacEstimateReltuples is vacwal.EstimateReltuples with pg_class's old figures.
 func vacEstimateReltuples(rel *heap.Relation, total, scanned, scannedTuples int) float64 {
-	oldPages, oldTuples := rel.RelPages, rel.RelTuples
-	switch {
-	case scanned >= total:
-		return float64(scannedTuples)
-	case oldPages == total && float64(scanned) < float64(total)*0.02, scanned <= 1:
-		return oldTuples
-	case oldTuples < 0 || oldPages == 0:
-		return math.Floor(float64(scannedTuples)/float64(scanned)*float64(total) + 0.5)
-	}
-	density := oldTuples / float64(oldPages)
-	return math.Floor(density*float64(total-scanned) + float64(scannedTuples) + 0.5)
+	return vacwal.EstimateReltuples(rel.RelPages, rel.RelTuples, total, scanned, scannedTuples)
 }
 
 // vacUpdateRelstats is vac_update_relstats: the new relpages, reltuples and
@@ -226,14 +164,10 @@ func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
 		return err
 	}
 	c.pool.MarkBufferDirty(be, b)
-	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber +
-		wal.SizeOfShortMainDataHdr + inplaceMainData(c.S.Version)
-	nfpi := 0
-	if c.needsImage(c.pool.BufferLSN(b)) {
-		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - pgClassHole(c.S.Version)
+	image := c.needsImage(c.pool.BufferLSN(b))
+	size, nfpi := vacwal.InplaceLen(c.S.Version, image), 0
+	if image {
 		nfpi = 1
-	} else {
-		size += pgClassRowData
 	}
 	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
 	be.Now = now
