@@ -81,6 +81,13 @@ func (c *Cluster) pruneOnAccess(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relat
 	if err := vm.pin(c, be, rel, blk); err != nil {
 		return err
 	}
+	if rel.Flags(blk)&heap.PageAllVisible != 0 {
+		// prune_freeze_fast_path: an all-visible page (COPY FREEZE's pages
+		// continued from an earlier batch keep the VM bits but get
+		// pd_prune_xid) only has its stale prune hint cleared.
+		c.clearPruneHint(be, b, rel, blk)
+		return nil
+	}
 	if rel.Flags(blk)&heap.PageHinted == 0 {
 		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
 		rel.SetFlags(blk, heap.PageHinted)
@@ -115,6 +122,15 @@ func (c *Cluster) pruneOnAccess(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relat
 	}
 	rel.SetFlags(blk, heap.PageAllVisible)
 	return nil
+}
+
+// clearPruneHint is prune_freeze_fast_path (pruneheap.c, 19) on an
+// all-visible page whose pd_prune_xid is set: PageClearPrunable through
+// MarkBufferDirtyHint (an FPI_FOR_HINT when hint bits need WAL and the page
+// was last logged before the redo pointer).
+func (c *Cluster) clearPruneHint(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber) {
+	rel.ClearFlags(blk, heap.PagePrunable)
+	c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
 }
 
 // vacuumPage19 is VACUUM's first pass over one page that is not yet

@@ -181,6 +181,9 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 	be.Now += costs.PageNs + int64(n)*costs.TupleUnhintNs
 	f := rel.Flags(blk)
 	if n == 0 || f&heap.PageAllVisible != 0 && (!freeze || f&heap.PageAllFrozen != 0) {
+		if c.S.Version >= 19 && f&heap.PageAllFrozen != 0 && f&heap.PagePrunable != 0 {
+			c.clearPruneHint(be, b, rel, blk) // lazy_scan_prune's fast path for an all-frozen page
+		}
 		return
 	}
 	if c.S.Version >= 19 {
