@@ -44,6 +44,9 @@ type Cluster struct {
 	forks     map[[2]int]pg.RelID
 	forkOwner map[pg.RelID]forkRef
 	fsmUpper  freespace.Upper // the FSMs' upper-level slots
+	// vacNonempty is the running VACUUM's nonempty_pages: one past the last
+	// page it scanned that holds tuples (vacuumPage keeps it).
+	vacNonempty int
 	// statWALTwice is WAL that pg_stat_wal counts a second time (parallel workers').
 	statWALTwice wal.Usage
 	// rowChanges counts row changes logical decoding would emit (rows inserted).

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/bulkext"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -59,8 +60,10 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 	}()
 	first := rel.Rows + 1
 	var done int64
-	// getBuffer is RelationGetBufferForTuple with a BulkInsertState.
-	getBuffer := func() (pg.Buffer, pg.BlockNumber, error) {
+	var bulk bulkext.State // the BulkInsertState's extension state (16+)
+	// getBuffer is RelationGetBufferForTuple with a BulkInsertState, asked
+	// for numPages pages to extend by.
+	getBuffer := func(numPages int) (pg.Buffer, pg.BlockNumber, error) {
 		target := curBlk
 		if target == pg.InvalidBlockNumber {
 			if useFSM {
@@ -87,6 +90,25 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 			if rel.Fits(target) {
 				return cur, target, nil
 			}
+			if next, ok := bulk.Next(); ok {
+				// An ongoing bulk extension: its next page, the last one's free
+				// space recorded for others (the page is read in and, new,
+				// initialised and dirtied).
+				if useFSM {
+					if err := c.recordPageWithFreeSpace(be, rel, target); err != nil {
+						return 0, 0, err
+					}
+				}
+				c.pool.Unpin(be, cur)
+				b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: next}, ring)
+				if err != nil {
+					cur, curBlk = pg.InvalidBuffer, pg.InvalidBlockNumber
+					return 0, 0, err
+				}
+				c.pool.MarkBufferDirty(be, b)
+				cur, curBlk = b, next
+				return b, next, nil
+			}
 			if useFSM {
 				if err := c.recordPageWithFreeSpace(be, rel, target); err != nil {
 					return 0, 0, err
@@ -96,16 +118,14 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 				}
 			}
 		}
-		// Extend by one page (ReadBufferBI(P_NEW)) from the ring.
 		if cur != pg.InvalidBuffer {
 			c.pool.Unpin(be, cur)
 			cur, curBlk = pg.InvalidBuffer, pg.InvalidBlockNumber
 		}
-		b, blk, err := c.pool.Extend(be, rel.ID, ring)
+		b, blk, err := c.addBlocks(be, rel, ring, &bulk, numPages, useFSM)
 		if err != nil {
 			return 0, 0, err
 		}
-		rel.AddPage()
 		cur, curBlk = b, blk
 		return b, blk, nil
 	}
@@ -125,11 +145,20 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 		return nil
 	}
 	flushHeap = func(ntuples int) error {
-		for ntuples > 0 {
-			b, blk, err := getBuffer()
+		// heap_multi_insert's pages to extend by: computed for the tuples
+		// left whenever the last page did not start empty, else one fewer.
+		npages, used, startedEmpty := 0, 0, false
+		for first := true; ntuples > 0; first = false {
+			if first || !startedEmpty {
+				npages, used = bulkext.MultiInsertPages(ntuples, tlen, rel.Shape.Fillfactor), 0
+			} else {
+				used++
+			}
+			b, blk, err := getBuffer(npages - used)
 			if err != nil {
 				return err
 			}
+			startedEmpty = rel.Tuples(blk) == 0
 			if freeze {
 				// visibilitymap_pin for the page (the VM fork extended as needed).
 				if want := blk / heapBlocksPerVMPage; want != vmBlk {

@@ -57,3 +57,53 @@ scan t1
 	require.EqualValues(t, 0, again.WAL.Records)
 	require.EqualValues(t, 0, again.Buf.Dirtied)
 }
+
+// TestCopyBulkExtensionAndTruncation19: random seed 1 on 19beta1. COPY
+// FREEZE of 3,672 rows of 400 bytes (184 pages of 20) into a 32MB pool
+// extends by 9, 9, then 15 pages at a time (RelationAddBlocks; bulkext's
+// test walks it), leaving the table 198 pages long — pg_relation_size on
+// the server. The VACUUM after it skips the all-frozen pages, so it scans
+// only the last (empty) page: nonempty_pages 0, and the truncation reads
+// back from page 197 to 183 and cuts the table to 184 pages ("TRUNCATE …
+// to 184 blocks"). Its VACUUM VERBOSE WAL on the server: 8 records, 5
+// images, 41,600 bytes — the three FSM pages' FPI_FOR_HINT (3 × 8,241:
+// FreeSpaceMapVacuumRange dirties them after the checkpoint), LOCK (42),
+// the FSM leaf and the VM page by log_newpage_buffer (2 × 8,241),
+// TRUNCATE (46) and the pg_class row in place (307: 258 for the row, 49
+// for its reloptions; the scans' sessions have logged the pg_class page
+// since the checkpoint, so no image).
+func TestCopyBulkExtensionAndTruncation19(t *testing.T) {
+	f, err := scenario.Parse("test.scn", `cluster version=19 shared_buffers=32MB max_wal_size=1GB checkpoint_timeout=1h autovacuum=off bgwriter_lru_maxpages=0 data_checksums=off wal_log_hints=on
+begin
+table t1 rows=3672 tuple_bytes=400 autovacuum=off
+copy t1 freeze
+commit
+index t1_id on=t1 key=id
+checkpoint
+restart
+mark m0
+scan t1
+scan t1 repeat=4
+vacuum t1
+`)
+	require.NoError(t, err)
+	env := &scenario.Env{Seed: 1, CheckInvariants: true}
+	var vac *cluster.StmtResult
+	for i, st := range f.Steps {
+		o, err := env.ExecStep(st)
+		require.NoError(t, err, st.Text)
+		if i == 3 {
+			r, ok := env.C.Relation("t1")
+			require.True(t, ok)
+			require.Equal(t, 198, r.NPages())
+		}
+		if st.Cmd == "vacuum" {
+			vac = o.Result.(*cluster.StmtResult)
+		}
+	}
+	r, _ := env.C.Relation("t1")
+	require.Equal(t, 184, r.NPages())
+	require.EqualValues(t, 8, vac.WAL.Records)
+	require.EqualValues(t, 5, vac.WAL.FPI)
+	require.EqualValues(t, 3*8241+42+2*8241+46+307, vac.WAL.Bytes) // 41,600
+}

@@ -93,7 +93,12 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	if err := c.vacuumWindowPins(be); err != nil {
 		return nil, err
 	}
-	if err := c.vacUpdateRelstats(be, rel, nblocks, !skippedVisible, vacEstimateReltuples(rel, nblocks, scanned, scannedTuples)); err != nil {
+	tuples := vacEstimateReltuples(rel, nblocks, scanned, scannedTuples)
+	relPages, tookXID, err := c.vacuumTruncate(be, rel, ring, nblocks)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.vacUpdateRelstats(be, rel, relPages, !skippedVisible, tuples); err != nil {
 		return nil, err
 	}
 	// VACUUM VERBOSE reports the table's usage up to here.
@@ -102,7 +107,7 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	// The transaction ends with the invalidations of the pg_class row logged
 	// for standbys (XLOG_STANDBY_INVALIDATIONS: no xid, so no commit record);
 	// then the table's TOAST relation, empty here, is vacuumed the same way.
-	be.Now, _ = c.insertRecord(be.Now, &be.WAL, vacwal.StandbyInvalidationsLen)
+	c.vacuumXactEnd(be, tookXID)
 	if rel.HasToast {
 		// The empty TOAST relation: its row changes the first time (reltuples
 		// −1 → 0), later only when relfrozenxid can advance past new XIDs.
@@ -149,7 +154,12 @@ func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblo
 	if !dirty {
 		return nil
 	}
-	return c.inplaceUpdatePgClass(be)
+	return c.inplacePgClassRow(be, pgClassRowOf(c.S.Version, rel))
+}
+
+// pgClassRowOf is the length of rel's pg_class row data, with its reloptions.
+func pgClassRowOf(v pg.Version, rel *heap.Relation) int {
+	return vacwal.PgClassRow(v, rel.Reloptions...)
 }
 
 // inplaceUpdatePgClass is heap_inplace_update of a table's pg_class row: the
@@ -158,6 +168,11 @@ func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblo
 // logged before the redo pointer). The simulated catalog keeps the user
 // tables' rows on one page, just past the pinned catalog pages.
 func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
+	return c.inplacePgClassRow(be, vacwal.PgClassRow(c.S.Version))
+}
+
+// inplacePgClassRow is inplaceUpdatePgClass of a row of rowData bytes.
+func (c *Cluster) inplacePgClassRow(be *bufmgr.Backend, rowData int) error {
 	blk := pg.BlockNumber(catalogFor(c.S.Version).Pages)
 	b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
 	if err != nil {
@@ -165,7 +180,7 @@ func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
 	}
 	c.pool.MarkBufferDirty(be, b)
 	image := c.needsImage(c.pool.BufferLSN(b))
-	size, nfpi := vacwal.InplaceLen(c.S.Version, image), 0
+	size, nfpi := vacwal.InplaceLen(c.S.Version, image, rowData), 0
 	if image {
 		nfpi = 1
 	}
@@ -178,6 +193,9 @@ func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
 
 func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, freeze bool, vmBuf pg.Buffer) {
 	n := rel.Tuples(blk)
+	if n > 0 {
+		c.vacNonempty = int(blk) + 1 // lazy_scan_prune: the page has tuples
+	}
 	be.Now += costs.PageNs + int64(n)*costs.TupleUnhintNs
 	f := rel.Flags(blk)
 	if n == 0 || f&heap.PageAllVisible != 0 && (!freeze || f&heap.PageAllFrozen != 0) {
