@@ -4,8 +4,7 @@
 // it extended by and not yet used (next_free … last_free) and how many it
 // has extended by so far, and each extension asks for at least as many as
 // all before it together, up to 64 pages and the backend's share of pins.
-// Up to 15 every extension is one page (ReadBufferBI with P_NEW). The
-// package holds only the decision; the engine does the extending.
+// Up to 15 every extension is one page (ReadBufferBI with P_NEW).
 package bulkext
 
 import "github.com/pgbufsim/pgbufsim/pg"
