@@ -9,6 +9,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/bgproc"
 	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacpage"
 	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -47,6 +48,7 @@ type Cluster struct {
 	// vacNonempty is the running VACUUM's nonempty_pages: one past the last
 	// page it scanned that holds tuples (vacuumPage keeps it).
 	vacNonempty int
+	vacEnv      *vacpage.Env // vacPageEnv's
 	// statWALTwice is WAL that pg_stat_wal counts a second time (parallel workers').
 	statWALTwice wal.Usage
 	// rowChanges counts row changes logical decoding would emit (rows inserted).

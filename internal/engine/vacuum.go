@@ -5,10 +5,10 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacpage"
 	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
-	"github.com/pgbufsim/pgbufsim/wal"
 )
 
 // vacuum runs VACUUM on a table with no dead tuples (a fresh load): a
@@ -192,52 +192,18 @@ func (c *Cluster) inplacePgClassRow(be *bufmgr.Backend, rowData int) error {
 }
 
 func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, freeze bool, vmBuf pg.Buffer) {
-	n := rel.Tuples(blk)
-	if n > 0 {
+	if rel.Tuples(blk) > 0 {
 		c.vacNonempty = int(blk) + 1 // lazy_scan_prune: the page has tuples
 	}
-	be.Now += costs.PageNs + int64(n)*costs.TupleUnhintNs
-	f := rel.Flags(blk)
-	if n == 0 || f&heap.PageAllVisible != 0 && (!freeze || f&heap.PageAllFrozen != 0) {
-		if c.S.Version >= 19 && f&heap.PageAllFrozen != 0 && f&heap.PagePrunable != 0 {
-			c.clearPruneHint(be, b, rel, blk) // lazy_scan_prune's fast path for an all-frozen page
-		}
-		return
+	vacpage.Page(c.vacPageEnv(), be, b, rel, blk, freeze, vmBuf)
+}
+
+// vacPageEnv is the cluster's pieces for package vacpage (made once).
+func (c *Cluster) vacPageEnv() *vacpage.Env {
+	if c.vacEnv == nil {
+		c.vacEnv = &vacpage.Env{Pool: c.pool, WAL: c.wal, Version: c.S.Version, PageNs: costs.PageNs,
+			TupleUnhintNs: costs.TupleUnhintNs, NeedsImage: c.needsImage, ImageHole: c.imageHole,
+			ImageLen: func(be *bufmgr.Backend, t pg.BufferTag) int { return c.imageLen(be, t, 0) }}
 	}
-	if c.S.Version >= 19 {
-		c.vacuumPage19(be, b, rel, blk, freeze, vmBuf)
-		return
-	}
-	fpiBefore := be.WAL.FPI
-	if f&heap.PageHinted == 0 {
-		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
-		rel.SetFlags(blk, heap.PageHinted)
-	}
-	tookImage := be.WAL.FPI > fpiBefore
-	// From 16 a page is frozen early when a hint-bit image was just taken
-	// (freezing is cheap once the page is in WAL); 15 freezes only for FREEZE
-	// (or tuples older than vacuum_freeze_min_age, which fresh loads are not).
-	doFreeze := freeze || tookImage && c.S.Version >= 16
-	if doFreeze && f&heap.PageAllFrozen == 0 {
-		// XLOG_HEAP2_PRUNE_VACUUM_SCAN (17+) / FREEZE_PAGE (15, 16) with one freeze
-		// plan for all tuples; the heap page is registered REGBUF_STANDARD, so a page
-		// last logged before the redo pointer goes in as an image (full_page_writes).
-		c.pool.MarkBufferDirty(be, b)
-		image := c.needsImage(c.pool.BufferLSN(b))
-		nfpi := 0
-		if image {
-			nfpi = 1
-		}
-		lsn, now := c.wal.Insert(be.Now, &be.WAL, wal.FreezeRecordLen(c.S.Version, n, image, c.imageHole(be, image, b, rel.Hole(blk))), nfpi)
-		be.Now = now
-		c.pool.SetPageLSN(b, lsn)
-	}
-	// PageSetAllVisible + visibilitymap_set → the VM buffer dirtied, XLOG_HEAP2_VISIBLE
-	// registering it (an image when the VM page was last logged before the redo pointer).
-	c.pool.MarkBufferDirty(be, b)
-	c.logVisible(be, b, vmBuf, rel.Hole(blk))
-	rel.SetFlags(blk, heap.PageAllVisible)
-	if doFreeze {
-		rel.SetFlags(blk, heap.PageAllFrozen)
-	}
+	return c.vacEnv
 }
