@@ -27,6 +27,11 @@ type Backend struct {
 	IOReadNs int64
 	// Files is the process's open data files (their readahead state).
 	Files storage.Reader
+	// SessionWAL: the process inserted WAL before this statement (at
+	// connection start, or earlier in its transaction block). Its first
+	// XLogInsertRecord gives it its own doPageWrites and RedoRecPtr; until
+	// then XLogCheckBufferNeedsBackup finds no page needing a backup.
+	SessionWAL bool
 
 	// small is PrivateRefCountArray: the first few buffers pinned, found by
 	// a short scan; pins is the overflow table (PrivateRefCountHash).

@@ -107,3 +107,40 @@ vacuum t1
 	require.EqualValues(t, 5, vac.WAL.FPI)
 	require.EqualValues(t, 3*8241+42+2*8241+46+307, vac.WAL.Bytes) // 41,600
 }
+
+// TestParallelWorkerSetsOnePageVisible19: random seed 8 on 19beta1. A
+// parallel seq scan (1 worker: 1,740 pages) after an INSERT, a checkpoint and
+// a restart, checksums and wal_log_hints off. Every page is hinted (dirty,
+// no WAL), and on-access pruning may set it all-visible only if it needs no
+// image (XLogCheckBufferNeedsBackup). The client session has logged WAL at
+// connection start (catalog pruning), so its doPageWrites is current and
+// every page needs one; the worker has logged nothing, its doPageWrites is
+// still false, so the first page it reaches is set — one record, which
+// brings its copy up to date: XLogRecord 24 + the heap page (REGBUF_NO_IMAGE)
+// 4 + 12 + 4 + the VM page (same relation) 4 + 4 with its whole image 5 +
+// 8,192 + main data header 2 + xl_heap_prune flags 2 + conflict xid 4 =
+// 8,257 bytes, one image; one page all-visible. Run serially, the server
+// logs nothing (the same session, no worker).
+func TestParallelWorkerSetsOnePageVisible19(t *testing.T) {
+	for _, serial := range []bool{false, true} {
+		set := ""
+		if serial {
+			set = "set max_parallel_workers_per_gather=0\n"
+		}
+		res := runScenario(t, `cluster version=19 shared_buffers=128MB max_wal_size=1GB checkpoint_timeout=1h autovacuum=off bgwriter_lru_maxpages=0 data_checksums=off
+table t2 rows=34794 tuple_bytes=400 autovacuum=off
+insert t2
+checkpoint
+restart
+`+set+`scan t2
+`)
+		scan := res[len(res)-1]
+		if serial {
+			require.EqualValues(t, 0, scan.WAL.Records)
+			continue
+		}
+		require.EqualValues(t, 1, scan.WAL.Records)
+		require.EqualValues(t, 1, scan.WAL.FPI)
+		require.EqualValues(t, 8257, scan.WAL.Bytes)
+	}
+}

@@ -28,7 +28,9 @@ import (
 //     redo pointer);
 //   - heap_page_will_set_vm: on access, with nothing pruned or frozen, the VM
 //     is set only if the buffer is already dirty and needs no image
-//     (XLogCheckBufferNeedsBackup); then the page is set all-visible (not
+//     (XLogCheckBufferNeedsBackup, with the process's own doPageWrites: a
+//     session that has logged nothing yet sees no page needing one, so the
+//     first such page it reaches is set, and its record refreshes that); then the page is set all-visible (not
 //     all-frozen: no freeze on access) in an XLOG_HEAP2_PRUNE_ON_ACCESS
 //     (log_heap_prune_and_freeze: heap page REGBUF_NO_IMAGE unless hint bits
 //     need WAL, the VM page as block 1, u16 flags and the conflict xid);
@@ -95,7 +97,7 @@ func (c *Cluster) pruneOnAccess(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relat
 	}
 	rel.ClearFlags(blk, heap.PagePrunable)
 	lsn := c.pool.BufferLSN(b)
-	if !c.pool.State(b).Has(pg.FlagDirty) || c.needsImage(lsn) {
+	if !c.pool.State(b).Has(pg.FlagDirty) || c.xlogCheckBufferNeedsBackup(be, lsn) {
 		// heap_page_will_set_vm declines; pd_prune_xid is cleared as a hint.
 		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
 		return nil

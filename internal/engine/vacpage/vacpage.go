@@ -24,6 +24,9 @@ type Env struct {
 	// NeedsImage is whether a page last logged at lsn goes into a record as
 	// an image (before the redo pointer, full_page_writes).
 	NeedsImage func(lsn pg.LSN) bool
+	// NeedsBackup is XLogCheckBufferNeedsBackup with the process's own
+	// doPageWrites (false until its first record).
+	NeedsBackup func(be *bufmgr.Backend, lsn pg.LSN) bool
 	// ImageHole is the hole an image of buffer b leaves out (hole its
 	// pd_upper − pd_lower; wal_compression changes it), 0 unless image.
 	ImageHole func(be *bufmgr.Backend, image bool, b pg.Buffer, hole int) int
@@ -123,7 +126,7 @@ func page19(e *Env, be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.
 	doHintPrune := f&heap.PagePrunable != 0 // pd_prune_xid set (by an insert), to be cleared
 	lsn := e.Pool.BufferLSN(b)
 	doFreeze := f&heap.PageAllFrozen == 0 && (freeze || tookImage ||
-		doHintPrune && e.Pool.XLogHintBitIsNeeded() && e.NeedsImage(lsn))
+		doHintPrune && e.Pool.XLogHintBitIsNeeded() && e.NeedsBackup(be, lsn))
 
 	e.Pool.MarkBufferDirty(be, b)
 	e.Pool.MarkBufferDirty(be, vmBuf)
