@@ -93,6 +93,9 @@ func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
 	if err := c.vacuumWindowPins(be); err != nil {
 		return nil, err
 	}
+	if err := c.vacuumCleanupIndexes(be, rel); err != nil {
+		return nil, err
+	}
 	tuples := vacEstimateReltuples(rel, nblocks, scanned, scannedTuples)
 	relPages, tookXID, err := c.vacuumTruncate(be, rel, ring, nblocks)
 	if err != nil {
