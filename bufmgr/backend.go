@@ -30,6 +30,11 @@ type Backend struct {
 	// writeback is the process's WritebackContext: the tags written and
 	// not yet handed to the kernel for write-back.
 	writeback []pg.BufferTag
+	// SessionWAL: the process inserted WAL before this statement (at
+	// connection start, or earlier in its transaction block). Its first
+	// XLogInsertRecord gives it its own doPageWrites and RedoRecPtr; until
+	// then XLogCheckBufferNeedsBackup finds no page needing a backup.
+	SessionWAL bool
 
 	// small is PrivateRefCountArray: the first few buffers pinned, found by
 	// a short scan; pins is the overflow table (PrivateRefCountHash).

@@ -76,6 +76,16 @@ func (m *blockMap) clear() {
 	clear(m.counts)
 }
 
+// shrink cuts the map to its first n blocks (every block from n on unmapped already).
+func (m *blockMap) shrink(n int) {
+	if n >= m.n {
+		return
+	}
+	leaves := (n + mapLeafPages - 1) >> mapLeafBits
+	clear(m.leaves[leaves:])
+	m.n, m.leaves, m.counts = n, m.leaves[:leaves], m.counts[:leaves]
+}
+
 // truncate empties the map.
 func (m *blockMap) truncate() { m.n, m.leaves, m.counts = 0, m.leaves[:0], m.counts[:0] }
 

@@ -116,6 +116,28 @@ func (t *lsnTable) reserve(n int) {
 	}
 }
 
+// shrink cuts the table to its first n blocks (their bases' references
+// released first, so a chunk cut short keeps exact counts).
+func (t *lsnTable) shrink(n int) {
+	if n >= t.n {
+		return
+	}
+	for i := n; i < t.n; i++ {
+		t.set(i, 0)
+	}
+	chunks := (n + lsnChunkPages - 1) >> lsnChunkBits
+	t.chunks = t.chunks[:chunks]
+	if j := n & (lsnChunkPages - 1); j != 0 {
+		c := &t.chunks[chunks-1]
+		if c.wide != nil {
+			c.wide = c.wide[:j]
+		} else {
+			c.narrow = c.narrow[:j]
+		}
+	}
+	t.n = n
+}
+
 // truncate empties the table.
 func (t *lsnTable) truncate() { t.n, t.chunks = 0, t.chunks[:0] }
 

@@ -462,6 +462,12 @@ func (c *Cluster) CreateTable(t TableSpec) (TableInfo, error) {
 		}
 		r := c.e.AddTable(name, shape)
 		r.Autovacuum = t.Autovacuum == nil || *t.Autovacuum
+		if t.Fillfactor != 0 {
+			r.Reloptions = append(r.Reloptions, fmt.Sprintf("fillfactor=%d", t.Fillfactor))
+		}
+		if !r.Autovacuum {
+			r.Reloptions = append(r.Reloptions, "autovacuum_enabled=off")
+		}
 		r.Declared = rows
 		// (id int4, pad text) shapes have a varlena column unless the row is the bare int; columns= say so themselves.
 		r.HasToast = hasVarlena || (t.Columns == nil && shape.TupleLen > 28)

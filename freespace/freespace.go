@@ -142,6 +142,13 @@ func (u *Upper) Forget(rel pg.RelID) {
 // slot takes its child page's maximum, the page dirtied hint-style when a
 // slot changes. A child past the fork's end ends the walk.
 func (u *Upper) Vacuum(fk Forks, be *bufmgr.Backend, rel *heap.Relation) error {
+	return u.VacuumRange(fk, be, rel, 0, pg.BlockNumber(max(rel.NPages(), 1)-1))
+}
+
+// VacuumRange is FreeSpaceMapVacuumRange for heap blocks start…end
+// (inclusive): fsm_vacuum_page descends only into the children whose heap
+// blocks overlap the range; the others keep their slot values unread.
+func (u *Upper) VacuumRange(fk Forks, be *bufmgr.Backend, rel *heap.Relation, start, end pg.BlockNumber) error {
 	nblocks := rel.NPages()
 	if nblocks == 0 {
 		return nil
@@ -170,6 +177,11 @@ func (u *Upper) Vacuum(fk Forks, be *bufmgr.Backend, rel *heap.Relation) error {
 			}
 			changed, eof := false, false
 			for child := logpage * SlotsPerFSMPage; child*span < leaves && child < (logpage+1)*SlotsPerFSMPage; child++ {
+				k := [3]int{int(rel.ID), level, child}
+				if lo, hi := child*span*SlotsPerFSMPage, (child+1)*span*SlotsPerFSMPage; hi <= int(start) || lo > int(end) {
+					best = max(best, u.slots[k]) // outside the range: not visited
+					continue
+				}
 				v := 0
 				if !eof {
 					var exists bool
@@ -178,7 +190,6 @@ func (u *Upper) Vacuum(fk Forks, be *bufmgr.Backend, rel *heap.Relation) error {
 					}
 					eof = !exists
 				}
-				k := [3]int{int(rel.ID), level, child}
 				if u.slots[k] != v {
 					u.slots[k] = v
 					changed = true

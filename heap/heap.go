@@ -110,6 +110,10 @@ type Relation struct {
 	Analyzed bool
 	// Autovacuum records autovacuum_enabled (autovacuum is not simulated yet).
 	Autovacuum bool
+	// Reloptions is pg_class.reloptions as CREATE TABLE … WITH stored it
+	// ("fillfactor=90", "autovacuum_enabled=off"): its length is part of the
+	// row VACUUM and ANALYZE update in place.
+	Reloptions []string
 	// Declared is the number of rows the scenario declared for the table (what insert loads).
 	Declared int64
 	// FrozenAt is when pg_class.relfrozenxid was last set, as the cluster's

@@ -8,12 +8,13 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // to the page and the WAL is the engine's.
 
 // OnAccessPrunable reports whether heap_page_prune_opt (prunec, 19)
-// prunes page blk of rel on access: pd_prune_xid set (the page is not
-// all-visible and has had an insert since it was last pruned) and
-// PageGetHeapFreeSpace below max(the fillfactor reserve, BLCKSZ/10).
+// prunes page blk of rel on access: pd_prune_xid set (the page has had an
+// insert since it was last pruned; an all-visible page too, whose pruning
+// then only clears the hint) and PageGetHeapFreeSpace below max(the
+// fillfactor reserve, BLCKSZ/10).
 func OnAccessPrunable(rel *Relation, blk pg.BlockNumber) bool {
 	f := rel.Flags(blk)
-	if f&PagePrunable == 0 || f&PageAllVisible != 0 {
+	if f&PagePrunable == 0 {
 		return false
 	}
 	return FreeSpace(rel.Shape, rel.Tuples(blk)) < PruneMinFree(rel.Shape.Fillfactor)

@@ -126,7 +126,7 @@ func TestOutputResult(t *testing.T) {
 	rec, ok := exec(t, env, "recover").Result.(*cluster.RecoveryReport)
 	require.True(t, ok)
 	require.Equal(t, []string{"t/0"}, rec.Torn)
-	require.EqualValues(t, 0x1007070-0x10020A8, rec.ReplayedBytes) // the redo pointer to the end of the flushed WAL, as the golden crash file shows
+	require.EqualValues(t, 0x1007078-0x10020A8, rec.ReplayedBytes) // the redo pointer to the end of the flushed WAL, as the golden crash file shows
 	require.Equal(t, 1, rec.Images)                                // full_page_writes=on: the freeze record's image restores t/0
 	require.Empty(t, rec.Corrupted)
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/pgbufsim/pgbufsim/internal/bgproc"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
 	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
-	"github.com/pgbufsim/pgbufsim/internal/engine/relstats"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacpage"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -46,6 +47,7 @@ type Cluster struct {
 	forks     map[[2]int]pg.RelID
 	forkOwner map[pg.RelID]forkRef
 	fsmUpper  freespace.Upper // the FSMs' upper-level slots
+	vacEnv    *vacpage.Env    // vacPageEnv's
 	// statWALTwice is WAL that pg_stat_wal counts a second time (parallel workers').
 	statWALTwice wal.Usage
 	// rowChanges counts row changes logical decoding would emit (rows inserted).
@@ -117,7 +119,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	}
 	c := &Cluster{S: s, pool: p, wal: w, storage: st, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
 		rng: newPCG(seed), seed: seed, marks: map[string]mark{},
-		cat: catpin.Pins{Version: s.Version, Hinted: map[int]bool{}, InitFileStale: true, PgClassHole: relstats.PgClassHole(s.Version), PageHole: catalogPageHole}}
+		cat: catpin.Pins{Version: s.Version, Hinted: map[int]bool{}, InitFileStale: true, PgClassHole: vacwal.PgClassHole(s.Version), PageHole: catalogPageHole}}
 	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
 	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).Pages+1, true)
 	// initdb wrote the catalog: its pages are in the page cache.

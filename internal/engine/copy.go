@@ -6,6 +6,8 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine/bulk"
+	"github.com/pgbufsim/pgbufsim/internal/engine/bulkext"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacpage"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -35,6 +37,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 	ring := strategy.NewRing(strategy.BulkWrite, ringN)
 	tlen := rel.Shape.TupleLen
 	bis := bulk.NewInsertState(c.pool, c, ring, !c.txn.created[rel.ID]) // TABLE_INSERT_SKIP_FSM for a relfilenode new in this transaction
+	bis.AddBlocks = c.addBlocks
 	vmBuf, vmBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
 	// FreeBulkInsertState: the state's pin goes (on an error path too), and the ring with it.
 	defer func() {
@@ -61,11 +64,20 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 		return nil
 	}
 	flushHeap = func(ntuples int) error {
-		for ntuples > 0 {
-			b, blk, err := bis.GetBuffer(be, rel)
+		// heap_multi_insert's pages to extend by: computed for the tuples
+		// left whenever the last page did not start empty, else one fewer.
+		npages, used, startedEmpty := 0, 0, false
+		for first := true; ntuples > 0; first = false {
+			if first || !startedEmpty {
+				npages, used = bulkext.MultiInsertPages(ntuples, tlen, rel.Shape.Fillfactor), 0
+			} else {
+				used++
+			}
+			b, blk, err := bis.GetBuffer(be, rel, npages-used)
 			if err != nil {
 				return err
 			}
+			startedEmpty = rel.Tuples(blk) == 0
 			if freeze {
 				// visibilitymap_pin for the page (the VM fork extended as needed).
 				if want := blk / heapBlocksPerVMPage; want != vmBlk {
@@ -168,35 +180,9 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 	return res, nil
 }
 
-// logVisible is visibilitymap_set logging XLOG_HEAP2_VISIBLE (log_heap_visible)
-// after the heap page's own record, if any (heap_multi_insert's all-frozen
-// pages in 15–18, VACUUM's first pass): the VM buffer dirtied and the record
-// registering it (an image when the VM page was last logged before the redo
-// pointer) and the heap page — REGBUF_NO_IMAGE unless hint bits need WAL
-// (XLogHintBitIsNeeded: checksums or wal_log_hints), when the heap page too
-// gets an image if last logged before the redo pointer (a page hinted
-// before the checkpoint, by a scan or CREATE INDEX, and vacuumed after it).
-// hole is the heap page's pd_upper − pd_lower.
+// logVisible is vacpage.LogVisible: XLOG_HEAP2_VISIBLE after the heap page's own record.
 func (c *Cluster) logVisible(be *bufmgr.Backend, b, vmBuf pg.Buffer, hole int) {
-	c.pool.MarkBufferDirty(be, vmBuf)
-	size := wal.SizeOfXLogRecord + (wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber) +
-		(wal.SizeOfBlockHeader + wal.SizeOfBlockNumber) + wal.SizeOfShortMainDataHdr + 5
-	nfpi := 0
-	if c.needsImage(c.pool.BufferLSN(vmBuf)) {
-		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vmBuf), 0)
-		nfpi = 1
-	}
-	hintWAL := c.pool.XLogHintBitIsNeeded()
-	if hintWAL && c.needsImage(c.pool.BufferLSN(b)) {
-		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - c.imageHole(be, true, b, hole)
-		nfpi++
-	}
-	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
-	be.Now = now
-	c.pool.SetPageLSN(vmBuf, lsn)
-	if hintWAL {
-		c.pool.SetPageLSN(b, lsn)
-	}
+	vacpage.LogVisible(c.vacPageEnv(), be, b, vmBuf, hole)
 }
 
 // endStatement ends a writing statement's transaction: outside a

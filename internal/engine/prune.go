@@ -5,6 +5,7 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacpage"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -27,7 +28,9 @@ import (
 //     redo pointer);
 //   - heap_page_will_set_vm: on access, with nothing pruned or frozen, the VM
 //     is set only if the buffer is already dirty and needs no image
-//     (XLogCheckBufferNeedsBackup); then the page is set all-visible (not
+//     (XLogCheckBufferNeedsBackup, with the process's own doPageWrites: a
+//     session that has logged nothing yet sees no page needing one, so the
+//     first such page it reaches is set, and its record refreshes that); then the page is set all-visible (not
 //     all-frozen: no freeze on access) in an XLOG_HEAP2_PRUNE_ON_ACCESS
 //     (log_heap_prune_and_freeze: heap page REGBUF_NO_IMAGE unless hint bits
 //     need WAL, the VM page as block 1, u16 flags and the conflict xid);
@@ -81,13 +84,20 @@ func (c *Cluster) pruneOnAccess(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relat
 	if err := vm.pin(c, be, rel, blk); err != nil {
 		return err
 	}
+	if rel.Flags(blk)&heap.PageAllVisible != 0 {
+		// prune_freeze_fast_path: an all-visible page (COPY FREEZE's pages
+		// continued from an earlier batch keep the VM bits but get
+		// pd_prune_xid) only has its stale prune hint cleared.
+		vacpage.ClearPruneHint(c.pool, be, b, rel, blk)
+		return nil
+	}
 	if rel.Flags(blk)&heap.PageHinted == 0 {
 		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
 		rel.SetFlags(blk, heap.PageHinted)
 	}
 	rel.ClearFlags(blk, heap.PagePrunable)
 	lsn := c.pool.BufferLSN(b)
-	if !c.pool.State(b).Has(pg.FlagDirty) || c.needsImage(lsn) {
+	if !c.pool.State(b).Has(pg.FlagDirty) || c.xlogCheckBufferNeedsBackup(be, lsn) {
 		// heap_page_will_set_vm declines; pd_prune_xid is cleared as a hint.
 		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
 		return nil
@@ -115,73 +125,4 @@ func (c *Cluster) pruneOnAccess(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relat
 	}
 	rel.SetFlags(blk, heap.PageAllVisible)
 	return nil
-}
-
-// vacuumPage19 is VACUUM's first pass over one page that is not yet
-// all-visible (or not all-frozen under FREEZE) in 19: lazy_scan_prune →
-// heap_page_prune_and_freeze (pruneheap.c, 19), which sets the visibility
-// map in its own XLOG_HEAP2_PRUNE_VACUUM_SCAN record — 19 has no
-// XLOG_HEAP2_VISIBLE (a881cc9c7e, 1252a4ee28).
-//
-//   - The hint bits HeapTupleSatisfiesVacuum sets go through
-//     MarkBufferDirtyHint as before (an FPI_FOR_HINT with checksums when the
-//     page was last logged before the redo pointer).
-//   - Freezing (heap_page_will_freeze): required under FREEZE; otherwise, all
-//     tuples being freezable, when a hint image was just taken, or when the
-//     page's pd_prune_xid is about to be cleared (do_hint_prune: the insert
-//     set it, 19) and hint bits need WAL and the page needs an image
-//     (XLogCheckBufferNeedsBackup).
-//   - The record (log_heap_prune_and_freeze): the heap page as block 0,
-//     REGBUF_STANDARD, forced to an image when its LSN is 0, registered
-//     REGBUF_NO_IMAGE (and its LSN left alone) when nothing is frozen and hint
-//     bits need no WAL; one freeze plan as block data when freezing; the VM
-//     page as block 1 (same relation; an image when last logged before the
-//     redo pointer); main data xl_heap_prune (u16 flags) and the conflict
-//     horizon xid (the newest live xmin, always valid for unfrozen rows).
-func (c *Cluster) vacuumPage19(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, freeze bool, vmBuf pg.Buffer) {
-	n := rel.Tuples(blk)
-	f := rel.Flags(blk)
-	fpiBefore := be.WAL.FPI
-	if f&heap.PageHinted == 0 {
-		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
-		rel.SetFlags(blk, heap.PageHinted)
-	}
-	tookImage := be.WAL.FPI > fpiBefore
-	doHintPrune := f&heap.PagePrunable != 0 // pd_prune_xid set (by an insert), to be cleared
-	lsn := c.pool.BufferLSN(b)
-	doFreeze := f&heap.PageAllFrozen == 0 && (freeze || tookImage ||
-		doHintPrune && c.pool.XLogHintBitIsNeeded() && c.needsImage(lsn))
-
-	c.pool.MarkBufferDirty(be, b)
-	c.pool.MarkBufferDirty(be, vmBuf)
-	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber
-	// REGBUF_FORCE_IMAGE for a page with no LSN; else REGBUF_NO_IMAGE when
-	// nothing is frozen and hint bits need no WAL.
-	noImage := lsn != 0 && !doFreeze && !c.pool.XLogHintBitIsNeeded()
-	image := lsn == 0 || !noImage && c.needsImage(lsn)
-	nfpi := 0
-	switch {
-	case image:
-		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - c.imageHole(be, true, b, rel.Hole(blk))
-		nfpi++
-	case doFreeze:
-		size += 2 + 12 + 2*n // xlhp_freeze_plans: nplans, one xlhp_freeze_plan, n offsets
-	}
-	size += wal.SizeOfBlockHeader + wal.SizeOfBlockNumber // the VM page, BKPBLOCK_SAME_REL
-	if c.needsImage(c.pool.BufferLSN(vmBuf)) {
-		size += wal.SizeOfBlockImageHeader + c.imageLen(be, c.pool.Tag(vmBuf), 0)
-		nfpi++
-	}
-	size += wal.SizeOfShortMainDataHdr + 2 + 4 // xl_heap_prune flags, conflict xid
-	rec, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
-	be.Now = now
-	c.pool.SetPageLSN(vmBuf, rec)
-	if !noImage { // heap_fpi_allowed
-		c.pool.SetPageLSN(b, rec)
-	}
-	rel.SetFlags(blk, heap.PageAllVisible)
-	rel.ClearFlags(blk, heap.PagePrunable)
-	if doFreeze {
-		rel.SetFlags(blk, heap.PageAllFrozen)
-	}
 }

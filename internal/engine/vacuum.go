@@ -6,10 +6,10 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
-	"github.com/pgbufsim/pgbufsim/internal/engine/relstats"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacpage"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
-	"github.com/pgbufsim/pgbufsim/wal"
 )
 
 // vacuum runs VACUUM on a table with no dead tuples (a fresh load): a
@@ -53,6 +53,7 @@ type job struct {
 	p              *participant
 	auto           bool
 	ringN, nblocks int
+	ring           *strategy.Ring
 	stream         *bufmgr.ReadStream
 	vmBuf          pg.Buffer // the visibility map page VACUUM holds pinned
 }
@@ -80,6 +81,7 @@ type vacJob struct {
 	avBefore, afBefore     int
 	frozenPages            int
 	frozenTuples           int64
+	nonempty               int // one past the last page with tuples (what truncation may keep)
 }
 
 // startVacuum sets VACUUM of rel up on be's process: its BAS_VACUUM ring
@@ -88,6 +90,7 @@ func (c *Cluster) startVacuum(be *bufmgr.Backend, rel *heap.Relation, freeze boo
 	j := &vacJob{job: c.newJob(be, rel), cost: cost}
 	j.avBefore, j.afBefore = rel.CountVisibility()
 	ring := strategy.NewRing(strategy.Vacuum, j.ringN)
+	j.ring = ring
 	next := pg.BlockNumber(0)
 	// skippedVisible: an all-visible page that is not all-frozen was skipped,
 	// so relfrozenxid cannot advance (heap_vacuum_rel: scanned_pages +
@@ -133,6 +136,9 @@ func (c *Cluster) startVacuum(be *bufmgr.Backend, rel *heap.Relation, freeze boo
 		j.scannedTuples += rel.Tuples(blk)
 		wasFrozen := rel.Flags(blk)&heap.PageAllFrozen != 0
 		c.vacuumPage(be, b, rel, blk, freeze, j.vmBuf)
+		if rel.Tuples(blk) > 0 {
+			j.nonempty = int(blk) + 1 // lazy_scan_prune: the page has tuples (nonempty_pages)
+		}
 		if !wasFrozen && rel.Flags(blk)&heap.PageAllFrozen != 0 {
 			j.frozenPages++
 			j.frozenTuples += int64(rel.Tuples(blk))
@@ -164,7 +170,15 @@ func (j *vacJob) end() (*StmtResult, error) {
 	if err := c.vacuumWindowPins(be); err != nil {
 		return nil, err
 	}
-	if err := c.vacUpdateRelstats(be, rel, j.nblocks, !j.skippedVisible, relstats.EstimateReltuples(rel, j.nblocks, j.scanned, j.scannedTuples)); err != nil {
+	if err := c.vacuumCleanupIndexes(be, rel); err != nil {
+		return nil, err
+	}
+	tuples := vacEstimateReltuples(rel, j.nblocks, j.scanned, j.scannedTuples)
+	relPages, tookXID, err := c.vacuumTruncate(be, rel, j.ring, j.nblocks, j.nonempty)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.vacUpdateRelstats(be, rel, relPages, !j.skippedVisible, tuples); err != nil {
 		return nil, err
 	}
 	// VACUUM VERBOSE reports the table's usage up to here.
@@ -174,7 +188,7 @@ func (j *vacJob) end() (*StmtResult, error) {
 	// for standbys (XLOG_STANDBY_INVALIDATIONS: no xid, so no commit record);
 	// then the table's TOAST relation, empty here, is vacuumed the same way
 	// (not by autovacuum: without VACOPT_PROCESS_TOAST it is a table of its own).
-	be.Now, _ = c.insertRecord(be.Now, &be.WAL, relstats.StandbyInvalidationsLen)
+	c.vacuumXactEnd(be, tookXID)
 	if rel.HasToast && !j.auto {
 		// The empty TOAST relation: its row changes the first time (reltuples
 		// −1 → 0), later only when relfrozenxid can advance past new XIDs.
@@ -184,7 +198,7 @@ func (j *vacJob) end() (*StmtResult, error) {
 				return nil, err
 			}
 		}
-		be.Now, _ = c.insertRecord(be.Now, &be.WAL, relstats.StandbyInvalidationsLen)
+		be.Now, _ = c.insertRecord(be.Now, &be.WAL, vacwal.StandbyInvalidationsLen)
 	}
 	c.av.Vacuumed(rel.ID, j.auto, be.Now)
 	return res, nil
@@ -197,6 +211,11 @@ func (c *Cluster) asyncCommit(records int64, t int64) {
 	if records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
 		c.wakeWalWriter(t)
 	}
+}
+
+// vacEstimateReltuples is vacwal.EstimateReltuples with pg_class's old figures.
+func vacEstimateReltuples(rel *heap.Relation, total, scanned, scannedTuples int) float64 {
+	return vacwal.EstimateReltuples(rel.RelPages, rel.RelTuples, total, scanned, scannedTuples)
 }
 
 // vacUpdateRelstats is vac_update_relstats: the new relpages, reltuples and
@@ -217,7 +236,12 @@ func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblo
 	if !dirty {
 		return nil
 	}
-	return c.inplaceUpdatePgClass(be)
+	return c.inplacePgClassRow(be, pgClassRowOf(c.S.Version, rel))
+}
+
+// pgClassRowOf is the length of rel's pg_class row data, with its reloptions.
+func pgClassRowOf(v pg.Version, rel *heap.Relation) int {
+	return vacwal.PgClassRow(v, rel.Reloptions...)
 }
 
 // inplaceUpdatePgClass is heap_inplace_update of a table's pg_class row: the
@@ -226,20 +250,21 @@ func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblo
 // logged before the redo pointer). The simulated catalog keeps the user
 // tables' rows on one page, just past the pinned catalog pages.
 func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
+	return c.inplacePgClassRow(be, vacwal.PgClassRow(c.S.Version))
+}
+
+// inplacePgClassRow is inplaceUpdatePgClass of a row of rowData bytes.
+func (c *Cluster) inplacePgClassRow(be *bufmgr.Backend, rowData int) error {
 	blk := pg.BlockNumber(catalogFor(c.S.Version).Pages)
 	b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
 	if err != nil {
 		return err
 	}
 	c.pool.MarkBufferDirty(be, b)
-	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber +
-		wal.SizeOfShortMainDataHdr + relstats.InplaceMainData(c.S.Version)
-	nfpi := 0
-	if c.needsImage(c.pool.BufferLSN(b)) {
-		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - relstats.PgClassHole(c.S.Version)
+	image := c.needsImage(c.pool.BufferLSN(b))
+	size, nfpi := vacwal.InplaceLen(c.S.Version, image, rowData), 0
+	if image {
 		nfpi = 1
-	} else {
-		size += relstats.PgClassRowData
 	}
 	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
 	be.Now = now
@@ -249,46 +274,15 @@ func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
 }
 
 func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, freeze bool, vmBuf pg.Buffer) {
-	n := rel.Tuples(blk)
-	be.Now += costs.PageNs + int64(n)*costs.TupleUnhintNs
-	f := rel.Flags(blk)
-	if n == 0 || f&heap.PageAllVisible != 0 && (!freeze || f&heap.PageAllFrozen != 0) {
-		return
+	vacpage.Page(c.vacPageEnv(), be, b, rel, blk, freeze, vmBuf)
+}
+
+// vacPageEnv is the cluster's pieces for package vacpage (made once).
+func (c *Cluster) vacPageEnv() *vacpage.Env {
+	if c.vacEnv == nil {
+		c.vacEnv = &vacpage.Env{Pool: c.pool, WAL: c.wal, Version: c.S.Version, PageNs: costs.PageNs,
+			TupleUnhintNs: costs.TupleUnhintNs, NeedsImage: c.needsImage, NeedsBackup: c.xlogCheckBufferNeedsBackup, ImageHole: c.imageHole,
+			ImageLen: func(be *bufmgr.Backend, t pg.BufferTag) int { return c.imageLen(be, t, 0) }}
 	}
-	if c.S.Version >= 19 {
-		c.vacuumPage19(be, b, rel, blk, freeze, vmBuf)
-		return
-	}
-	fpiBefore := be.WAL.FPI
-	if f&heap.PageHinted == 0 {
-		c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
-		rel.SetFlags(blk, heap.PageHinted)
-	}
-	tookImage := be.WAL.FPI > fpiBefore
-	// From 16 a page is frozen early when a hint-bit image was just taken
-	// (freezing is cheap once the page is in WAL); 15 freezes only for FREEZE
-	// (or tuples older than vacuum_freeze_min_age, which fresh loads are not).
-	doFreeze := freeze || tookImage && c.S.Version >= 16
-	if doFreeze && f&heap.PageAllFrozen == 0 {
-		// XLOG_HEAP2_PRUNE_VACUUM_SCAN (17+) / FREEZE_PAGE (15, 16) with one freeze
-		// plan for all tuples; the heap page is registered REGBUF_STANDARD, so a page
-		// last logged before the redo pointer goes in as an image (full_page_writes).
-		c.pool.MarkBufferDirty(be, b)
-		image := c.needsImage(c.pool.BufferLSN(b))
-		nfpi := 0
-		if image {
-			nfpi = 1
-		}
-		lsn, now := c.wal.Insert(be.Now, &be.WAL, wal.FreezeRecordLen(c.S.Version, n, image, c.imageHole(be, image, b, rel.Hole(blk))), nfpi)
-		be.Now = now
-		c.pool.SetPageLSN(b, lsn)
-	}
-	// PageSetAllVisible + visibilitymap_set → the VM buffer dirtied, XLOG_HEAP2_VISIBLE
-	// registering it (an image when the VM page was last logged before the redo pointer).
-	c.pool.MarkBufferDirty(be, b)
-	c.logVisible(be, b, vmBuf, rel.Hole(blk))
-	rel.SetFlags(blk, heap.PageAllVisible)
-	if doFreeze {
-		rel.SetFlags(blk, heap.PageAllFrozen)
-	}
+	return c.vacEnv
 }

@@ -3,6 +3,7 @@ package bulk
 import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/bulkext"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 )
@@ -25,6 +26,10 @@ type InsertState struct {
 	UseFSM bool // not TABLE_INSERT_SKIP_FSM (the relfilenode is not new in this transaction)
 	Cur    pg.Buffer
 	CurBlk pg.BlockNumber
+	// Ext is the state's bulk extension (16+); AddBlocks extends the
+	// relation (bulkext's RelationAddBlocks with the cluster's pieces).
+	Ext       bulkext.State
+	AddBlocks func(be *bufmgr.Backend, rel *heap.Relation, ring *strategy.Ring, st *bulkext.State, numPages int, useFSM bool) (pg.Buffer, pg.BlockNumber, error)
 }
 
 // NewInsertState is GetBulkInsertState: no current page.
@@ -43,12 +48,15 @@ func (s *InsertState) release(be *bufmgr.Backend) {
 // Free is FreeBulkInsertState's release of the current page.
 func (s *InsertState) Free(be *bufmgr.Backend) { s.release(be) }
 
-// GetBuffer is RelationGetBufferForTuple with the state: the current page
+// GetBuffer is RelationGetBufferForTuple with the state, asked for
+// numPages pages to extend by (heap_multi_insert's count): the current page
 // if a tuple fits on it; without one, the FSM's answer (its root, as no page
-// has room) then the last page; a full page is recorded in the FSM; failing
-// all, the relation is extended by one page (ReadBufferBI(P_NEW)) from the
-// ring. A page other than the current one gets a new pin (ReadBufferBI).
-func (s *InsertState) GetBuffer(be *bufmgr.Backend, rel *heap.Relation) (pg.Buffer, pg.BlockNumber, error) {
+// has room) then the last page; a full page goes on to the next page of an
+// ongoing bulk extension (16+: read in, new, initialised and dirtied), or is
+// recorded in the FSM; failing all, the relation is extended (AddBlocks:
+// RelationAddBlocks, by one page before 16). A page other than the current
+// one gets a new pin (ReadBufferBI).
+func (s *InsertState) GetBuffer(be *bufmgr.Backend, rel *heap.Relation, numPages int) (pg.Buffer, pg.BlockNumber, error) {
 	target := s.CurBlk
 	if target == pg.InvalidBlockNumber {
 		if s.UseFSM {
@@ -72,6 +80,21 @@ func (s *InsertState) GetBuffer(be *bufmgr.Backend, rel *heap.Relation) (pg.Buff
 		if rel.Fits(target) {
 			return s.Cur, target, nil
 		}
+		if next, ok := s.Ext.Next(); ok {
+			if s.UseFSM {
+				if err := s.FSM.RecordFreeSpace(be, rel, target); err != nil {
+					return 0, 0, err
+				}
+			}
+			s.release(be)
+			b, _, err := s.Pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: next}, s.Ring)
+			if err != nil {
+				return 0, 0, err
+			}
+			s.Pool.MarkBufferDirty(be, b)
+			s.Cur, s.CurBlk = b, next
+			return b, next, nil
+		}
 		if s.UseFSM {
 			if err := s.FSM.RecordFreeSpace(be, rel, target); err != nil {
 				return 0, 0, err
@@ -82,11 +105,10 @@ func (s *InsertState) GetBuffer(be *bufmgr.Backend, rel *heap.Relation) (pg.Buff
 		}
 	}
 	s.release(be)
-	b, blk, err := s.Pool.Extend(be, rel.ID, s.Ring)
+	b, blk, err := s.AddBlocks(be, rel, s.Ring, &s.Ext, numPages, s.UseFSM)
 	if err != nil {
 		return 0, 0, err
 	}
-	rel.AddPage()
 	s.Cur, s.CurBlk = b, blk
 	return b, blk, nil
 }

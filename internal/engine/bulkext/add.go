@@ -1,0 +1,60 @@
+package bulkext
+
+import (
+	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/strategy"
+)
+
+// Env is what AddBlocks needs of the cluster.
+type Env struct {
+	Pool     *bufmgr.Pool
+	Version  pg.Version
+	PinLimit int // GetPinLimit (MaxProportionalPins)
+	// RecordFreeSpace is RecordPageWithFreeSpace for heap block blk as it is
+	// now; FSMVacuumRange is FreeSpaceMapVacuumRange over start…end.
+	RecordFreeSpace func(be *bufmgr.Backend, rel *heap.Relation, blk pg.BlockNumber) error
+	FSMVacuumRange  func(be *bufmgr.Backend, rel *heap.Relation, start, end pg.BlockNumber) error
+}
+
+// AddBlocks is RelationAddBlocks with a BulkInsertState (hio.c): the heap
+// extended by ExtendBy pages, each a zeroed buffer from the ring
+// (ExtendBufferedRelBy); the first is returned pinned, the others released
+// for the state to use next. With the FSM, the pages past the numPages the
+// insert needs are recorded as empty and the FSM's upper levels updated
+// over them.
+func (s *State) AddBlocks(e Env, be *bufmgr.Backend, rel *heap.Relation, ring *strategy.Ring, numPages int, useFSM bool) (pg.Buffer, pg.BlockNumber, error) {
+	n := s.ExtendBy(e.Version, numPages, e.PinLimit)
+	first, firstBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
+	fail := func(err error) (pg.Buffer, pg.BlockNumber, error) {
+		if first != pg.InvalidBuffer {
+			e.Pool.Unpin(be, first)
+		}
+		return pg.InvalidBuffer, 0, err
+	}
+	for i := 0; i < n; i++ {
+		b, blk, err := e.Pool.Extend(be, rel.ID, ring)
+		if err != nil {
+			return fail(err)
+		}
+		rel.AddPage()
+		if i == 0 {
+			first, firstBlk = b, blk
+			continue
+		}
+		e.Pool.Unpin(be, b)
+	}
+	s.Extended(firstBlk, n)
+	if useFSM && numPages < n {
+		for i := numPages; i < n; i++ {
+			if err := e.RecordFreeSpace(be, rel, firstBlk+pg.BlockNumber(i)); err != nil {
+				return fail(err)
+			}
+		}
+		if err := e.FSMVacuumRange(be, rel, firstBlk+pg.BlockNumber(numPages), firstBlk+pg.BlockNumber(n-1)); err != nil {
+			return fail(err)
+		}
+	}
+	return first, firstBlk, nil
+}
