@@ -120,6 +120,11 @@ func Init(c *engine.Cluster, scale, fillfactor int) (*Bench, []InitStep, error) 
 			return nil, nil, err
 		}
 		r.HasToast = true // the char(n) filler is a varlena column
+		if n != History {
+			// "with (fillfactor=F)": pg_class.reloptions (its row, which VACUUM
+			// rewrites in place, is that much longer)
+			r.Reloptions = []string{fmt.Sprintf("fillfactor=%d", fillfactor)}
+		}
 		if n == Accounts {
 			// COPY's lines as pgbench's client-side generation writes them
 			// ("aid\tbid\t0\t": the filler empty), which decide how many rows
