@@ -16,9 +16,9 @@ import (
 // I/O operations (a combined read of many blocks counts once) and the
 // *_bytes columns count bytes; before 18 they count blocks (op_bytes 8192).
 
-// ioCounters are one pg_stat_io row's counters, in bufmgr.IOOp order up to
-// OpReadBlocks.
-type ioCounters [bufmgr.OpReadBlocks + 1]int64
+// ioCounters are one pg_stat_io row's counters, in bufmgr.IOOp order
+// (read_time is not compared).
+type ioCounters [bufmgr.NumIOOps]int64
 
 // ioStats is pg_stat_io's relation rows, by "backend_type/context".
 type ioStats map[string]ioCounters
@@ -31,7 +31,7 @@ func sqlStatIO(major int) string {
 		readBlocks = "coalesce(read_bytes, 0)::bigint / 8192"
 	}
 	return "SELECT backend_type, context, coalesce(reads, 0), coalesce(hits, 0), coalesce(evictions, 0), coalesce(reuses, 0), " +
-		"coalesce(writes, 0), coalesce(extends, 0), " + readBlocks + " FROM pg_stat_io WHERE object = 'relation'"
+		"coalesce(writes, 0), coalesce(extends, 0), " + readBlocks + ", coalesce(writebacks, 0) FROM pg_stat_io WHERE object = 'relation'"
 }
 
 func statIONow(ctx context.Context, conn *pgx.Conn, major int) (ioStats, error) {
@@ -45,7 +45,7 @@ func statIONow(ctx context.Context, conn *pgx.Conn, major int) (ioStats, error) 
 		var bt, cx string
 		var c ioCounters
 		if err := rows.Scan(&bt, &cx, &c[bufmgr.OpReads], &c[bufmgr.OpHits], &c[bufmgr.OpEvictions], &c[bufmgr.OpReuses],
-			&c[bufmgr.OpWrites], &c[bufmgr.OpExtends], &c[bufmgr.OpReadBlocks]); err != nil {
+			&c[bufmgr.OpWrites], &c[bufmgr.OpExtends], &c[bufmgr.OpReadBlocks], &c[bufmgr.OpWritebacks]); err != nil {
 			return nil, err
 		}
 		out[bt+"/"+cx] = c
@@ -58,8 +58,8 @@ func simIO(st bufmgr.IOStats) ioStats {
 	out := ioStats{}
 	for bt := bufmgr.BackendType(0); bt < bufmgr.NumBackendTypes; bt++ {
 		for k := strategy.Kind(0); k < strategy.NumKinds; k++ {
-			var c ioCounters
-			copy(c[:], st.Rel[bt][k][:len(c)])
+			c := ioCounters(st.Rel[bt][k])
+			c[bufmgr.OpReadTime] = 0
 			out[bt.String()+"/"+k.String()] = c
 		}
 	}
@@ -91,6 +91,12 @@ func (r *runner) ioTol(row string, op bufmgr.IOOp) Tol {
 		return Tol{Info: true, Why: "catalog traffic: pg_stat_io's own lookups and catalog re-reads after an eviction are not profiled"}
 	}
 	switch op {
+	case bufmgr.OpWritebacks:
+		// Requested *_flush_after tags at a time (a checkpoint's rest at its
+		// end): the writes' tolerance plus one batch.
+		t := r.bufTol("write-backs are requested in batches of *_flush_after")
+		t.Abs += 64
+		return t
 	case bufmgr.OpReads:
 		if r.srv.Major >= 18 {
 			return r.bufTol("I/O operations: how reads combine follows the read stream")
@@ -103,7 +109,7 @@ func (r *runner) ioTol(row string, op bufmgr.IOOp) Tol {
 
 // actShowIO compares pg_stat_io since a mark (16+): per backend type and
 // context with activity on either side, reads, hits, evictions, reuses,
-// writes, extends, and (18+) read_bytes in blocks.
+// writes, extends, (18+) read_bytes in blocks, and writebacks.
 func (r *runner) actShowIO(ctx context.Context, st *step) error {
 	var since string
 	for _, a := range st.args[1:] {
