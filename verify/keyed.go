@@ -56,6 +56,9 @@ func (r *runner) keyedSizes(ctx context.Context, st *step) (names []string, page
 	for ix := range st.keyed {
 		names = append(names, ix)
 	}
+	if len(names) == 0 {
+		return nil, nil, nil, nil // no session: the server's catalog pins stay the scenario's
+	}
 	slices.Sort(names)
 	err = r.session(ctx, func(conn *pgx.Conn) error {
 		for _, ix := range names {
