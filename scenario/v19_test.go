@@ -150,18 +150,19 @@ func TestV19VacuumCopyFreezeScanWALChecksumsOff(t *testing.T) {
 //     due), except that 19 registers the heap page REGBUF_STANDARD: same bytes.
 //   - vacuum u after the checkpoint: each page's hint bits write an
 //     FPI_FOR_HINT (8,241 − 24 = 8,217), which makes 16+ freeze the page. 18:
-//   - PRUNE_VACUUM_SCAN with one freeze plan (24 + 20 + 2 + 6 + 2 + 12 + 2×4
-//     = 74) + VISIBLE (59): 100 × (8,217 + 74 + 59) + 8,197 + 3,195 = 846,392 in
+//   - PRUNE_VACUUM_SCAN with one freeze plan (24 + 20 + 2 + 6 + 4 + 12 + 2×4
+//     = 76: the plans' header is offsetof(xlhp_freeze_plans, plans) = 4) +
+//     VISIBLE (59): 100 × (8,217 + 76 + 59) + 8,197 + 3,195 = 846,592 in
 //     301 records. 19: one PRUNE_VACUUM_SCAN with the plan and the VM
-//     (24 + 20 + 22 + 8 + 2 + 2 + 4 = 82): 100 × (8,217 + 82) + 8,197 + 4,795 =
-//     842,892 in 201.
+//     (24 + 20 + 24 + 8 + 2 + 2 + 4 = 84): 100 × (8,217 + 84) + 8,197 + 4,795 =
+//     843,092 in 201.
 //   - The first scan of s (loaded after the checkpoint: no hint images):
 //     as with checksums off in 19, the heap page registered REGBUF_STANDARD
 //     needing no image: 14,197.
 func TestV19VacuumScanWALChecksumsOn(t *testing.T) {
 	w := v19WAL(t, v19Body, "on")
 	require.Equal(t, [2][2]int64{{17292, 101}, {18992, 101}}, w[3], "vacuum t")
-	require.Equal(t, [2][2]int64{{846392, 301}, {842892, 201}}, w[7], "vacuum u")
+	require.Equal(t, [2][2]int64{{846592, 301}, {843092, 201}}, w[7], "vacuum u")
 	require.Equal(t, [2][2]int64{{0, 0}, {14197, 100}}, w[15], "first scan")
 }
 

@@ -42,8 +42,11 @@ func FreezeRecord(v pg.Version, n int) (main, blockData int) {
 	switch {
 	case v >= 17:
 		// XLOG_HEAP2_PRUNE_VACUUM_SCAN: xl_heap_prune (reason, flags) +
-		// snapshotConflictHorizon; block data: nplans + one xlhp_freeze_plan (12) + n offsets.
-		return 2 + 4, 2 + 12 + 2*n
+		// snapshotConflictHorizon; block data: the xlhp_freeze_plans header
+		// (offsetof(plans) = 4: nplans and the padding before the 4-aligned
+		// plans, as log_heap_prune_and_freeze registers it) + one
+		// xlhp_freeze_plan (12) + n offsets.
+		return 2 + 4, 4 + 12 + 2*n
 	case v == 16:
 		// xl_heap_freeze_page (horizon 4, nplans 2, isCatalogRel 1); plans + offsets as block data.
 		return 7, 12 + 2*n

@@ -21,12 +21,16 @@ func TestMultiInsertRecord(t *testing.T) {
 }
 
 // The freeze record of a page of four tuples: 15's xl_heap_freeze_page (6)
-// and four 12-byte xl_heap_freeze_tuple; 17's xl_heap_prune (2 + 4) and one
-// plan (2 + 12) with four 2-byte offsets. 24 + 20 + 2 + main + data.
+// and four 12-byte xl_heap_freeze_tuple; 17's xl_heap_prune (2 + 4), the
+// xlhp_freeze_plans header up to its plans (4: nplans and padding) and one
+// 12-byte plan with four 2-byte offsets. 24 + 20 + 2 + main + data: 76 on
+// 17+, as pg_waldump shows it on 18beta1 ("len (rec/tot): 76/76,
+// PRUNE_VACUUM_SCAN … ntuples: 4").
 func TestFreezeRecord(t *testing.T) {
 	require.Equal(t, 24+20+2+6+48, FreezeRecordLen(15, 4, false, 0))
 	require.Equal(t, 24+20+2+7+12+8, FreezeRecordLen(16, 4, false, 0))
-	require.Equal(t, 24+20+2+6+2+12+8, FreezeRecordLen(17, 4, false, 0))
+	require.Equal(t, 24+20+2+6+4+12+8, FreezeRecordLen(17, 4, false, 0))
+	require.Equal(t, 76, FreezeRecordLen(18, 4, false, 0))
 	// As an image: the 5-byte image header and the page less its 824-byte hole.
 	require.Equal(t, 24+20+2+6+5+8192-824, FreezeRecordLen(17, 4, true, 824))
 }

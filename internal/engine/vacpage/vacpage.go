@@ -141,7 +141,7 @@ func page19(e *Env, be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.
 		size += wal.SizeOfBlockImageHeader + pg.BLCKSZ - e.ImageHole(be, true, b, rel.Hole(blk))
 		nfpi++
 	case doFreeze:
-		size += 2 + 12 + 2*n // xlhp_freeze_plans: nplans, one xlhp_freeze_plan, n offsets
+		size += 4 + 12 + 2*n // xlhp_freeze_plans up to its plans (nplans, padding), one xlhp_freeze_plan, n offsets
 	}
 	size += wal.SizeOfBlockHeader + wal.SizeOfBlockNumber // the VM page, BKPBLOCK_SAME_REL
 	if e.NeedsImage(e.Pool.BufferLSN(vmBuf)) {
