@@ -352,6 +352,13 @@ func (c *Cluster) RecordFreeSpace(be *bufmgr.Backend, rel *heap.Relation, blk pg
 	return c.recordPageWithFreeSpace(be, rel, blk)
 }
 
+// ReadForkExtend is vm_readbuf / fsm_readbuf with extend: page blk of one
+// of rel's forks, pinned, the fork first extended with zeroed pages to hold it.
+func (c *Cluster) ReadForkExtend(be *bufmgr.Backend, rel *heap.Relation, f pg.ForkNumber, blk pg.BlockNumber) (pg.Buffer, error) {
+	b, _, err := c.forkReadBuf(be, rel, f, blk, true)
+	return b, err
+}
+
 // ForkRelID is the pool storage of one of rel's forks, created on first use.
 func (c *Cluster) ForkRelID(rel *heap.Relation, f pg.ForkNumber) pg.RelID { return c.fork(rel, f) }
 

@@ -1,8 +1,6 @@
 package oltp
 
 import (
-	"fmt"
-
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/freespace"
 	"github.com/pgbufsim/pgbufsim/heap"
@@ -401,7 +399,9 @@ func newVMPins() *vmPins { return &vmPins{} }
 // heapBlocksPerVMPage is HEAPBLOCKS_PER_PAGE (visibilitymap.c).
 const heapBlocksPerVMPage = freespace.HeapBlocksPerVMPage
 
-// pin is visibilitymap_pin for heap block heapBlk (a pin already held for its VM page is kept).
+// pin is visibilitymap_pin for heap block heapBlk (a pin already held for
+// its VM page is kept): vm_readbuf with extend, so a VM page not there yet
+// is added first (the fork extended with zeroed pages).
 func (v *vmPins) pin(s *session, t *Table, heapBlk pg.BlockNumber) error {
 	want := heapBlk / heapBlocksPerVMPage
 	for _, p := range v.pins {
@@ -409,11 +409,7 @@ func (v *vmPins) pin(s *session, t *Table, heapBlk pg.BlockNumber) error {
 			return nil
 		}
 	}
-	id := s.b.c.ForkRelID(t.Rel, pg.VMFork)
-	if int(want) >= s.b.c.Pool().NBlocks(id) {
-		return fmt.Errorf("pgbench: %s: the visibility map has no page %d (an all-visible page without a VM page)", t.Name, want)
-	}
-	b, err := s.read(t, id, want, false)
+	b, err := s.b.c.ReadForkExtend(s.be, t.Rel, pg.VMFork, want)
 	if err != nil {
 		return err
 	}
