@@ -3,58 +3,123 @@ package bufmgr
 import "github.com/pgbufsim/pgbufsim/pg"
 
 // blockMap is a relation's part of the buffer mapping table (BufTableLookup
-// for its blocks): block → buffer holding it, or InvalidBuffer. It is a
-// two-level table whose leaves (mapLeafPages blocks each) exist only while
-// one of their blocks is in a buffer, so its memory follows what is cached,
-// not the relation's size: a terabyte table in a 128 GB pool keeps 8 bytes
-// a leaf for the rest.
+// for its blocks): block → buffer holding it, or InvalidBuffer.
+//
+// It has two forms. A relation of up to denseBlocks blocks (4 per buffer of
+// the pool) has a flat array, 4 bytes a block: at most 16 bytes per buffer,
+// and one load per lookup — the access path's hot load, a cache miss on a
+// large pool, with nothing in front of it. A relation larger than that
+// turns sparse for good: a two-level table whose leaves (mapLeafPages
+// blocks each) exist only while one of their blocks is in a buffer, so its
+// memory follows what is cached, not the relation's size (a terabyte table
+// in a 128 GB pool keeps 8 bytes a leaf for the rest); a lookup then pays
+// one more dependent load, the leaf pointer. Leaves come from the pool's
+// leafAlloc and go back to it, so a leaf emptied and needed again (a scan's
+// or an eviction's churn) costs no allocation.
 type blockMap struct {
 	n      int
-	leaves []*[mapLeafPages]pg.Buffer
-	counts []int32 // mapped blocks per leaf
+	sparse bool
+	flat   []pg.Buffer // dense form: len n
+	leaves []*mapLeaf  // sparse form
+	counts []int32     // mapped blocks per leaf
+	alloc  *leafAlloc
 }
 
 const (
 	mapLeafBits  = 12
 	mapLeafPages = 1 << mapLeafBits
+	// leafSlab is how many leaves leafAlloc takes from the Go heap at a
+	// time (1 MB): one allocation for 64 leaves.
+	leafSlab = 64
+	// denseBlocksPerBuffer is the largest relation, in blocks per buffer
+	// of the pool, whose mapping stays flat.
+	denseBlocksPerBuffer = 4
 )
+
+type mapLeaf [mapLeafPages]pg.Buffer
+
+// leafAlloc is a pool's source of sparse leaves and its dense limit. It
+// hands out zeroed leaves: the ones given back first, then from a slab.
+// Leaves given back are all InvalidBuffer already (a leaf is released when
+// its count reaches 0, or cleared first).
+type leafAlloc struct {
+	denseBlocks int
+	free        []*mapLeaf
+	slab        []mapLeaf
+}
+
+func (a *leafAlloc) get() *mapLeaf {
+	if n := len(a.free); n > 0 {
+		l := a.free[n-1]
+		a.free = a.free[:n-1]
+		return l
+	}
+	if len(a.slab) == 0 {
+		a.slab = make([]mapLeaf, leafSlab)
+	}
+	l := &a.slab[0]
+	a.slab = a.slab[1:]
+	return l
+}
+
+func (a *leafAlloc) put(l *mapLeaf) { a.free = append(a.free, l) }
 
 func (m *blockMap) len() int { return m.n }
 
 // get is the buffer holding block blk, or InvalidBuffer.
 func (m *blockMap) get(blk pg.BlockNumber) pg.Buffer {
+	if !m.sparse {
+		return m.flat[blk]
+	}
 	if leaf := m.leaves[blk>>mapLeafBits]; leaf != nil {
 		return leaf[blk&(mapLeafPages-1)]
 	}
 	return pg.InvalidBuffer
 }
 
-// set maps block blk to b (InvalidBuffer: unmaps it).
-func (m *blockMap) set(blk pg.BlockNumber, b pg.Buffer) {
+// insert maps block blk, unmapped, to buffer b. Neither insert nor remove
+// reads the entry it writes: on a large pool that entry is a cache miss,
+// and a store that depends on no load does not wait for it.
+func (m *blockMap) insert(blk pg.BlockNumber, b pg.Buffer) {
+	if !m.sparse {
+		m.flat[blk] = b
+		return
+	}
 	l := blk >> mapLeafBits
 	leaf := m.leaves[l]
 	if leaf == nil {
-		if b == pg.InvalidBuffer {
-			return
-		}
-		leaf = new([mapLeafPages]pg.Buffer)
+		leaf = m.alloc.get()
 		m.leaves[l] = leaf
 	}
-	old := &leaf[blk&(mapLeafPages-1)]
-	switch {
-	case *old == pg.InvalidBuffer && b != pg.InvalidBuffer:
-		m.counts[l]++
-	case *old != pg.InvalidBuffer && b == pg.InvalidBuffer:
-		if m.counts[l]--; m.counts[l] == 0 {
-			m.leaves[l] = nil
-			return
-		}
+	leaf[blk&(mapLeafPages-1)] = b
+	m.counts[l]++
+}
+
+// remove unmaps block blk, mapped.
+func (m *blockMap) remove(blk pg.BlockNumber) {
+	if !m.sparse {
+		m.flat[blk] = pg.InvalidBuffer
+		return
 	}
-	*old = b
+	l := blk >> mapLeafBits
+	leaf := m.leaves[l]
+	leaf[blk&(mapLeafPages-1)] = pg.InvalidBuffer
+	if m.counts[l]--; m.counts[l] == 0 {
+		m.leaves[l] = nil
+		m.alloc.put(leaf)
+	}
 }
 
 // grow appends an unmapped block.
 func (m *blockMap) grow() {
+	if !m.sparse {
+		if m.n < m.alloc.denseBlocks {
+			m.flat = append(m.flat, pg.InvalidBuffer)
+			m.n++
+			return
+		}
+		m.toSparse()
+	}
 	if m.n&(mapLeafPages-1) == 0 {
 		m.leaves = append(m.leaves, nil)
 		m.counts = append(m.counts, 0)
@@ -62,18 +127,53 @@ func (m *blockMap) grow() {
 	m.n++
 }
 
-// reserve makes room for n blocks' leaf pointers.
+// reserve makes room for n blocks (a relation to be grown to n blocks
+// past the dense limit turns sparse now rather than fill a flat array it
+// will leave).
 func (m *blockMap) reserve(n int) {
+	if !m.sparse {
+		if n <= m.alloc.denseBlocks {
+			if n > cap(m.flat) {
+				m.flat = append(make([]pg.Buffer, 0, n), m.flat...)
+			}
+			return
+		}
+		m.toSparse()
+	}
 	if want := (n + mapLeafPages - 1) >> mapLeafBits; want > cap(m.leaves) {
-		m.leaves = append(make([]*[mapLeafPages]pg.Buffer, 0, want), m.leaves...)
+		m.leaves = append(make([]*mapLeaf, 0, want), m.leaves...)
 		m.counts = append(make([]int32, 0, want), m.counts...)
+	}
+}
+
+// toSparse turns a dense map into the sparse form, mappings kept.
+func (m *blockMap) toSparse() {
+	flat := m.flat
+	nl := (m.n + mapLeafPages - 1) >> mapLeafBits
+	m.sparse, m.flat = true, nil
+	m.leaves, m.counts = make([]*mapLeaf, nl), make([]int32, nl)
+	for blk, b := range flat {
+		if b != pg.InvalidBuffer {
+			m.insert(pg.BlockNumber(blk), b)
+		}
+	}
+}
+
+// release gives leaves [from, len) back to the allocator, cleared.
+func (m *blockMap) release(from int) {
+	for l := from; l < len(m.leaves); l++ {
+		if leaf := m.leaves[l]; leaf != nil {
+			clear(leaf[:])
+			m.alloc.put(leaf)
+			m.leaves[l], m.counts[l] = nil, 0
+		}
 	}
 }
 
 // clear unmaps every block.
 func (m *blockMap) clear() {
-	clear(m.leaves)
-	clear(m.counts)
+	clear(m.flat)
+	m.release(0)
 }
 
 // shrink cuts the map to its first n blocks (every block from n on unmapped already).
@@ -81,17 +181,25 @@ func (m *blockMap) shrink(n int) {
 	if n >= m.n {
 		return
 	}
+	if !m.sparse {
+		m.n, m.flat = n, m.flat[:n]
+		return
+	}
 	leaves := (n + mapLeafPages - 1) >> mapLeafBits
-	clear(m.leaves[leaves:])
+	m.release(leaves)
 	m.n, m.leaves, m.counts = n, m.leaves[:leaves], m.counts[:leaves]
 }
 
-// truncate empties the map.
-func (m *blockMap) truncate() { m.n, m.leaves, m.counts = 0, m.leaves[:0], m.counts[:0] }
+// truncate empties the map (a sparse one stays sparse: the relation that
+// outgrew the dense limit may well do it again).
+func (m *blockMap) truncate() {
+	m.release(0)
+	m.n, m.flat, m.leaves, m.counts = 0, m.flat[:0], m.leaves[:0], m.counts[:0]
+}
 
-// newBlockMap is a map of n unmapped blocks.
-func newBlockMap(n int) blockMap {
-	var m blockMap
+// newBlockMap is a map of n unmapped blocks whose leaves come from a.
+func newBlockMap(n int, a *leafAlloc) blockMap {
+	m := blockMap{alloc: a}
 	m.reserve(n)
 	for m.n < n {
 		m.grow()

@@ -77,8 +77,10 @@ type relStorage struct {
 
 // Pool is the shared buffer pool of one cluster.
 type Pool struct {
-	cfg    Config
-	n      int
+	cfg Config
+	n   int
+	// leaves is where the relations' mapping leaves come from and go back.
+	leaves leafAlloc
 	states []pg.BufState // [1..n]
 	tags   []pg.BufferTag
 	ctl    *strategy.Control
@@ -134,7 +136,8 @@ func NewPool(c Config, w *wal.WAL) (*Pool, error) {
 		// 19 has no free list (2c78940527): StrategyGetBuffer is ring, then clock sweep.
 		c.NoFreeList = true
 	}
-	p := &Pool{cfg: c, n: c.NBuffers, wal: w, dirtyFlags: pg.FlagDirty | pg.FlagJustDirtied}
+	p := &Pool{cfg: c, n: c.NBuffers, wal: w, dirtyFlags: pg.FlagDirty | pg.FlagJustDirtied,
+		leaves: leafAlloc{denseBlocks: denseBlocksPerBuffer * c.NBuffers}}
 	if c.Version >= 19 {
 		p.dirtyFlags = pg.FlagDirty
 	}
@@ -205,7 +208,7 @@ func (p *Pool) CreateRel(id pg.RelID, nblocks int, permanent bool) {
 		p.rels = append(p.rels, nil)
 	}
 	p.rels[id] = &relStorage{nblocks: nblocks, permanent: permanent,
-		mapping: newBlockMap(nblocks), lsn: newLSNTable(nblocks)}
+		mapping: newBlockMap(nblocks, &p.leaves), lsn: newLSNTable(nblocks)}
 }
 
 // ReserveBlocks makes room for relation id to grow to nblocks without
@@ -356,7 +359,7 @@ func (p *Pool) assign(b pg.Buffer, t pg.BufferTag, rel *relStorage) {
 	}
 	p.states[b] = s.WithUsage(1)
 	p.tags[b] = t
-	rel.mapping.set(t.Block, b)
+	rel.mapping.insert(t.Block, b) // BufTableInsert: the lookup before found none
 	if p.repl != nil {
 		p.repl.Load(b, t)
 	}
@@ -420,7 +423,7 @@ func (p *Pool) invalidateVictim(b pg.Buffer) {
 	s := p.states[b]
 	if s&pg.FlagTagValid != 0 {
 		t := p.tags[b]
-		p.rels[t.Rel].mapping.set(t.Block, pg.InvalidBuffer)
+		p.rels[t.Rel].mapping.remove(t.Block) // BufTableDelete
 		if p.repl != nil {
 			p.repl.Forget(b, t)
 		}

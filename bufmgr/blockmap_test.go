@@ -1,0 +1,110 @@
+package bufmgr
+
+import (
+	"testing"
+
+	"github.com/pgbufsim/pgbufsim/internal/rng"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBlockMap: the mapping returns what a plain slice does through random
+// inserts and removes, growth across the dense limit (the flat array turned
+// into leaves with its mappings kept), shrinking and clearing; a sparse
+// leaf exists exactly while one of its blocks is mapped, and an emptied
+// leaf is reused rather than allocated again.
+func TestBlockMap(t *testing.T) {
+	r := rng.New(5)
+	// Dense up to 2.5 leaves' worth of blocks, then sparse.
+	a := &leafAlloc{denseBlocks: 2*mapLeafPages + mapLeafPages/2}
+	m := newBlockMap(mapLeafPages, a)
+	ref := make([]pg.Buffer, mapLeafPages)
+	next := pg.Buffer(1)
+	step := func() {
+		blk := pg.BlockNumber(r.Uint64n(uint64(len(ref))))
+		if ref[blk] == pg.InvalidBuffer {
+			m.insert(blk, next)
+			ref[blk] = next
+			next++
+		} else {
+			m.remove(blk)
+			ref[blk] = pg.InvalidBuffer
+		}
+	}
+	check := func(what string) {
+		require.Equal(t, len(ref), m.len(), what)
+		for blk, b := range ref {
+			if got := m.get(pg.BlockNumber(blk)); got != b {
+				require.Equal(t, b, got, "%s: block %d", what, blk)
+			}
+		}
+		if !m.sparse {
+			return
+		}
+		for l, leaf := range m.leaves {
+			mapped := 0
+			for i := l * mapLeafPages; i < min(len(ref), (l+1)*mapLeafPages); i++ {
+				if ref[i] != pg.InvalidBuffer {
+					mapped++
+				}
+			}
+			require.Equal(t, int32(mapped), m.counts[l], "%s: leaf %d count", what, l)
+			require.Equal(t, mapped > 0, leaf != nil, "%s: leaf %d exists iff a block of it is mapped", what, l)
+		}
+	}
+	for i := 0; i < 3000; i++ {
+		step()
+	}
+	check("dense")
+	require.False(t, m.sparse)
+	for len(ref) < 5*mapLeafPages+100 { // past the limit: 6 leaves
+		m.grow()
+		ref = append(ref, pg.InvalidBuffer)
+	}
+	require.True(t, m.sparse)
+	check("turned sparse")
+	for i := 0; i < 20000; i++ {
+		step()
+	}
+	check("sparse")
+	// Empty leaf 1 and map one block of it again: the leaf comes back
+	// from the free list, not the heap.
+	for blk := mapLeafPages; blk < 2*mapLeafPages; blk++ {
+		if ref[blk] != pg.InvalidBuffer {
+			m.remove(pg.BlockNumber(blk))
+			ref[blk] = pg.InvalidBuffer
+		}
+	}
+	check("leaf 1 emptied")
+	freed, slab := len(a.free), len(a.slab)
+	require.Positive(t, freed)
+	m.insert(mapLeafPages+7, next)
+	ref[mapLeafPages+7] = next
+	require.Equal(t, freed-1, len(a.free))
+	require.Equal(t, slab, len(a.slab))
+	check("leaf 1 reused")
+	// Shrink to 2 leaves and a bit (the blocks cut unmapped first).
+	cut := 2*mapLeafPages + 10
+	for blk := cut; blk < len(ref); blk++ {
+		if ref[blk] != pg.InvalidBuffer {
+			m.remove(pg.BlockNumber(blk))
+		}
+	}
+	ref = ref[:cut]
+	m.shrink(cut)
+	check("shrunk")
+	live := 0
+	for _, leaf := range m.leaves {
+		if leaf != nil {
+			live++
+		}
+	}
+	total := live + len(a.free)
+	m.clear()
+	clear(ref)
+	check("cleared")
+	require.Len(t, a.free, total, "every leaf is back")
+	for _, leaf := range a.free {
+		require.Equal(t, mapLeaf{}, *leaf, "a free leaf is all InvalidBuffer")
+	}
+}
