@@ -864,7 +864,7 @@ func (r *runner) actShowWAL(ctx context.Context, st *step) error {
 	split := Tol{Info: true, Why: "leader/worker split"}
 	r.rep.add(st, "pg_stat_wal wal_records", simInt(st.sim, "stat_records"), w.records-m.wal.records, split)
 	r.rep.add(st, "pg_stat_wal wal_fpi", simInt(st.sim, "stat_fpi"), w.fpi-m.wal.fpi, split)
-	distTol := Tol{Abs: 16384, Pct: 1, Why: "catalog page images (their holes) and catalog pruning after DDL are approximated; standby snapshots"}
+	distTol := Tol{Abs: 16384, Pct: 1, Why: "catalog page images (their holes) and catalog pruning after DDL are approximated; the server's standby snapshots fall on its own 15 s phase"}
 	if c := r.walBytesTol(); c.Pct > distTol.Pct {
 		// The statements' compressed images are within their own 3%; so is their sum.
 		distTol.Pct, distTol.Why = c.Pct, distTol.Why+"; "+c.Why

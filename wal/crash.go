@@ -54,4 +54,5 @@ func (w *WAL) Recovered(end pg.LSN) {
 	w.write, w.flush, w.rqstWrite = e, e, e
 	w.asyncLSN = min(w.asyncLSN, e)
 	w.initPage = uint64(e) / pg.XLogBlcksz
+	w.Started()
 }

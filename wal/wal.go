@@ -67,6 +67,11 @@ func CheckpointRedo(v pg.Version) int {
 // RunningXacts is XLOG_RUNNING_XACTS with nothing running (LogStandbySnapshot).
 const RunningXacts = SizeOfXLogRecord + SizeOfShortMainDataHdr + 24
 
+// RunningXactsWith is XLOG_RUNNING_XACTS listing xcnt running transactions
+// (LogCurrentRunningXacts: MinSizeOfXactRunningXacts, then 4 bytes an XID;
+// no subtransactions are modelled).
+func RunningXactsWith(xcnt int) int { return RunningXacts + 4*xcnt }
+
 // CheckpointOnline is XLOG_CHECKPOINT_ONLINE (and _SHUTDOWN) with the
 // 88-byte CheckPoint of 15–18: 114 bytes.
 const CheckpointOnline = SizeOfXLogRecord + SizeOfShortMainDataHdr + 88
@@ -153,6 +158,9 @@ type WAL struct {
 	onCkptNeeded func(at int64)
 	// ckptLSN is the start of the last checkpoint record (ControlFile->checkPoint).
 	ckptLSN pg.LSN
+	// lastImportant is where the last record not marked
+	// XLOG_MARK_UNIMPORTANT starts (GetLastImportantRecPtr).
+	lastImportant pg.LSN
 
 	// Total is pg_stat_wal: everything inserted since the cluster started.
 	Total Usage
@@ -178,6 +186,7 @@ func New(cfg Config) (*WAL, error) {
 	start := w.InsertLSN()
 	w.write, w.flush, w.rqstWrite = start, start, start
 	w.redo = InitialRedo(cfg.Version)
+	w.ckptLSN = w.redo // initdb's shutdown checkpoint record is at its own redo pointer
 	w.initPage = uint64(start) / pg.XLogBlcksz
 	return w, nil
 }
@@ -282,6 +291,29 @@ func (w *WAL) Buffers() int { return w.cfg.WalBuffers }
 // It returns the record's end LSN (what PageSetLSN stores) and the caller's
 // new simulated time.
 func (w *WAL) Insert(now int64, u *Usage, totLen, nfpi int) (pg.LSN, int64) {
+	if w.err == nil {
+		w.lastImportant = w.InsertLSN()
+	}
+	return w.insert(now, u, totLen, nfpi)
+}
+
+// InsertUnimportant is XLogInsert of a record flagged XLOG_MARK_UNIMPORTANT
+// (a standby snapshot): it does not move GetLastImportantRecPtr, so it
+// neither makes an idle system's next checkpoint happen nor the background
+// writer's next snapshot.
+func (w *WAL) InsertUnimportant(now int64, u *Usage, totLen int) (pg.LSN, int64) {
+	return w.insert(now, u, totLen, 0)
+}
+
+// Started is the server's start on this log: new shared memory, so no
+// record is important yet (WALInsertLocks' lastImportantAt).
+func (w *WAL) Started() { w.lastImportant = 0 }
+
+// LastImportantRecPtr is GetLastImportantRecPtr: the start of the last
+// record inserted without XLOG_MARK_UNIMPORTANT (0 before any).
+func (w *WAL) LastImportantRecPtr() pg.LSN { return w.lastImportant }
+
+func (w *WAL) insert(now int64, u *Usage, totLen, nfpi int) (pg.LSN, int64) {
 	// ReserveXLogInsertLocation reserves MAXALIGN(xl_tot_len) usable bytes.
 	size := pg.MaxAlign(uint64(totLen))
 	if w.currBytePos+size > maxBytePos || w.err != nil {
@@ -471,9 +503,11 @@ func (w *WAL) Checkpoint(now int64, u *Usage, v pg.Version) int64 {
 	return now
 }
 
-// FinishCheckpoint writes RUNNING_XACTS and CHECKPOINT_ONLINE and flushes them (CreateCheckPoint).
-func (w *WAL) FinishCheckpoint(now int64, u *Usage) int64 {
-	_, now = w.Insert(now, u, RunningXacts, 0)
+// FinishCheckpoint writes RUNNING_XACTS (listing xcnt running
+// transactions: LogStandbySnapshot) and CHECKPOINT_ONLINE and flushes them
+// (CreateCheckPoint).
+func (w *WAL) FinishCheckpoint(now int64, u *Usage, xcnt int) int64 {
+	_, now = w.InsertUnimportant(now, u, RunningXactsWith(xcnt))
 	var end pg.LSN
 	w.ckptLSN = w.InsertLSN()
 	end, now = w.Insert(now, u, CheckpointRecord(w.cfg.Version), 0)
@@ -488,6 +522,7 @@ func (w *WAL) LastCheckpointLSN() pg.LSN { return w.ckptLSN }
 // pointer is the checkpoint record's own position; the record is flushed.
 func (w *WAL) ShutdownCheckpoint(now int64, u *Usage) int64 {
 	w.redo = bytePosToRecPtr(w.currBytePos)
+	w.ckptLSN = w.redo
 	var end pg.LSN
 	end, now = w.Insert(now, u, CheckpointRecord(w.cfg.Version), 0)
 	return w.Flush(now, u, end)

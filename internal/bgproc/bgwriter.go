@@ -3,6 +3,7 @@ package bgproc
 import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/wal"
 )
 
 // BgWriter is the background writer (bgwriter.c's BackgroundWriterMain,
@@ -28,6 +29,14 @@ import (
 // A round that found nothing to do (the hand has not moved and the scan has
 // lapped it) twice in a row makes the next sleep 50 × bgwriter_delay, which
 // the first buffer allocation cuts short (StrategyNotifyBgWriter).
+//
+// # Standby snapshots
+//
+// After each round, if LOG_SNAPSHOT_INTERVAL_MS (15 s) have passed since the
+// last one and an important record (anything but a snapshot) was logged
+// since, it logs XLOG_RUNNING_XACTS (LogStandbySnapshot, wal_level replica
+// as the simulator assumes): the process is the only one that returns to
+// its main loop often enough. A hibernating writer logs at its next wake-up.
 type BgWriter struct {
 	Env Env
 	// Next is the next wake-up.
@@ -49,9 +58,16 @@ type BgWriter struct {
 	nextPasses      uint64
 	smoothedAlloc   float32
 	smoothedDensity float32
+	// lastSnapshotNs and lastSnapshotLSN are last_snapshot_ts and
+	// last_snapshot_lsn (the end of the last standby snapshot logged).
+	lastSnapshotNs  int64
+	lastSnapshotLSN pg.LSN
 	// Stats: buffers_clean and maxwritten_clean so far (they survive a restart).
 	Stats BgWriterStats
 }
+
+// logSnapshotIntervalNs is LOG_SNAPSHOT_INTERVAL_MS (bgwriter.c).
+const logSnapshotIntervalNs = 15000 * 1e6
 
 // BgWriterStats are pg_stat_bgwriter's buffers_clean and maxwritten_clean.
 type BgWriterStats struct{ Clean, MaxWritten int64 }
@@ -71,7 +87,7 @@ func NewBgWriter(env Env) *BgWriter {
 func (w *BgWriter) Start(now int64) {
 	_, _, allocs := w.Env.Pool.Control().SyncStart()
 	*w = BgWriter{Env: w.Env, be: bufmgr.NewBackend(bufmgr.BackgroundWriter, now), Next: now, smoothedDensity: 10,
-		lastAllocs: allocs, Stats: w.Stats}
+		lastAllocs: allocs, lastSnapshotNs: now, Stats: w.Stats}
 }
 
 // Hibernating reports whether the process is in its long sleep.
@@ -102,6 +118,12 @@ func (w *BgWriter) Run() {
 	be.Now = max(be.Now, w.Next)
 	w.hibernating = false
 	canHibernate := w.bgBufferSync()
+	if t := be.Now; t >= w.lastSnapshotNs+logSnapshotIntervalNs && w.lastSnapshotLSN <= w.Env.WAL.LastImportantRecPtr() {
+		// LogStandbySnapshot: <= because the important pointer is a
+		// record's start and the snapshot's LSN its end.
+		w.lastSnapshotLSN, be.Now = w.Env.WAL.InsertUnimportant(be.Now, &be.WAL, wal.RunningXactsWith(w.Env.runningXids()))
+		w.lastSnapshotNs = t
+	}
 	w.Env.FoldWAL(be)
 	delay := w.Env.Settings().Int("bgwriter_delay")
 	w.Next = be.Now + delay

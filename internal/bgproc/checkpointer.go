@@ -49,9 +49,6 @@ type Checkpointer struct {
 	// flags is CheckpointerShmem->ckpt_flags: requests not yet started.
 	flags Flags
 	run   *ckptRun
-	// lastRecEnd is the insert position just after the last checkpoint
-	// record: nothing has been logged since while the insert position is there.
-	lastRecEnd pg.LSN
 	// priorRedo, estimate and prevDistance are xlog.c's PriorRedoPtr,
 	// CheckPointDistanceEstimate and PrevCheckPointDistance.
 	priorRedo    pg.LSN
@@ -141,7 +138,7 @@ func NewCheckpointer(env Env) *Checkpointer {
 // requests are wired to the WAL. The counters and the unread log stay.
 func (k *Checkpointer) Start(now int64) {
 	*k = Checkpointer{Env: k.Env, be: bufmgr.NewBackend(bufmgr.Checkpointer, now), lastStart: now / 1e9,
-		lastRecEnd: k.Env.WAL.InsertLSN(), priorRedo: k.Env.WAL.RedoRecPtr(), Stats: k.Stats, log: k.log}
+		priorRedo: k.Env.WAL.RedoRecPtr(), Stats: k.Stats, log: k.log}
 	k.Configure(now)
 }
 
@@ -219,7 +216,11 @@ func (k *Checkpointer) Run() {
 	k.lastStart = nowSec // the start, not the end: timed checkpoints keep their spacing
 	w, s := k.Env.WAL, k.s()
 	startRec := w.InsertLSN()
-	if flags&Force == 0 && startRec == k.lastRecEnd { // CreateCheckPoint: the system is idle
+	// CreateCheckPoint: the system is idle if the last important record is
+	// the last checkpoint's (ControlFile->checkPoint). Standby snapshots
+	// are not important; a server just started has logged nothing
+	// important yet, so its first timed checkpoint is not skipped.
+	if flags&Force == 0 && w.LastImportantRecPtr() == w.LastCheckpointLSN() {
 		k.Next = k.timeoutWake(be.Now)
 		return
 	}
@@ -284,7 +285,7 @@ func (k *Checkpointer) end() {
 	writeEnd := be.Now
 	be.Now = k.Env.Storage.SyncAll(be.Now)
 	syncEnd := be.Now
-	be.Now = k.Env.WAL.FinishCheckpoint(be.Now, &be.WAL)
+	be.Now = k.Env.WAL.FinishCheckpoint(be.Now, &be.WAL, k.Env.runningXids())
 	k.Env.CheckpointDone(r.redo, r.sizes)
 	k.Finished(r.redo, 0, writeEnd-r.startNs, syncEnd-writeEnd)
 	k.logEnd(r.flags, r.written, writeEnd-r.startNs, syncEnd-writeEnd, be.Now-r.startNs, r.redo)
@@ -295,14 +296,12 @@ func (k *Checkpointer) end() {
 
 // Finished is the bookkeeping every performed checkpoint shares (the
 // checkpointer's own and CHECKPOINT's): the counters (written: the buffers
-// not yet counted), the record's end for the idle test,
-// UpdateCheckPointDistanceEstimate.
+// not yet counted), UpdateCheckPointDistanceEstimate.
 func (k *Checkpointer) Finished(redo pg.LSN, written, writeNs, syncNs int64) {
 	k.Stats.Done++
 	k.Stats.BuffersWritten += written
 	k.Stats.WriteNs += writeNs
 	k.Stats.SyncNs += syncNs
-	k.lastRecEnd = k.Env.WAL.InsertLSN()
 	n := float64(redo - k.priorRedo)
 	k.prevDistance = n
 	if k.estimate < n {
@@ -434,7 +433,7 @@ func (k *Checkpointer) RunImmediate(now int64, others func(t int64), advance fun
 	writeEnd := be.Now
 	be.Now = k.Env.Storage.SyncAll(be.Now)
 	syncEnd := be.Now
-	be.Now = w.FinishCheckpoint(be.Now, &be.WAL)
+	be.Now = w.FinishCheckpoint(be.Now, &be.WAL, k.Env.runningXids())
 	k.Env.CheckpointDone(redo, sizes)
 	k.Finished(redo, int64(r.Written), writeEnd-now, syncEnd-writeEnd)
 	k.be.Now = max(k.be.Now, be.Now)

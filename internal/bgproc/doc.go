@@ -39,4 +39,19 @@ type Env struct {
 	CheckpointDone func(redo pg.LSN, sizes []int)
 	// FoldWAL moves a process's WAL I/O counters into pg_stat_io.
 	FoldWAL func(be *bufmgr.Backend)
+	// RunningXids is how many transactions have an XID now, as
+	// GetRunningTransactionData lists them for a standby snapshot: the
+	// session's writing statement or its transaction block that has one.
+	// pgbench clients' transactions are not counted (each runs as one step
+	// of the scheduler, so none is seen in progress); the count changes
+	// the record's length by 4 bytes an XID, its MAXALIGNed size not
+	// before the second. nil: none.
+	RunningXids func() int
+}
+
+func (e Env) runningXids() int {
+	if e.RunningXids == nil {
+		return 0
+	}
+	return e.RunningXids()
 }

@@ -7,7 +7,12 @@ import (
 // bgEnv is the server as the checkpointer and the background writer see it (package bgproc).
 func (c *Cluster) bgEnv() bgproc.Env {
 	return bgproc.Env{Pool: c.pool, WAL: c.wal, Storage: c.storage, Settings: func() *Settings { return c.S },
-		CheckpointDone: c.checkpointDone, FoldWAL: c.foldWAL}
+		CheckpointDone: c.checkpointDone, FoldWAL: c.foldWAL, RunningXids: func() int { // pgbench's not counted (see bgproc.Env)
+			if c.stmtXid || c.txn.active && (c.txn.xid || c.txn.wrote) {
+				return 1
+			}
+			return 0
+		}}
 }
 
 // runOthersUntil runs the WAL writer and the background writer while either

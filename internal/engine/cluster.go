@@ -65,7 +65,8 @@ type Cluster struct {
 	crash crashState
 	// xids counts the transactions that were assigned an XID (wrote):
 	// VACUUM can advance relfrozenxid only past the ones since it last did.
-	xids uint64
+	xids    uint64
+	stmtXid bool // a writing statement outside a block is under way: its XID runs
 	// forkIDs caches forks by heap RelID and fork number, as id+1 (0: not
 	// created yet): fork's fast path, the map's answers (fsm.go).
 	forkIDs [][pg.VMFork + 1]pg.RelID
@@ -362,6 +363,7 @@ func (c *Cluster) beginStatement(kind catalogKind) (*bufmgr.Backend, error) {
 	if err := c.touchCatalog(be, kind); err != nil {
 		return nil, err
 	}
+	c.stmtXid = kind == catalogInsert || kind == catalogCopy // an XID from its first row until endStatement
 	be.Now += costs.StatementNs
 	return be, nil
 }

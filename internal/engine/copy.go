@@ -189,6 +189,7 @@ func (c *Cluster) logVisible(be *bufmgr.Backend, b, vmBuf pg.Buffer, hole int) {
 // transaction block, XLOG_XACT_COMMIT, flushed before the client hears back
 // (synchronous_commit); inside one, the commit waits for `commit`.
 func (c *Cluster) endStatement(be *bufmgr.Backend, wrote bool) {
+	c.stmtXid = false
 	if c.txn.active {
 		c.txn.wrote = c.txn.wrote || wrote
 		return

@@ -89,6 +89,7 @@ func (c *Cluster) Restart() error {
 	c.finish([]*participant{{be: be}})
 	c.foldWAL(be)
 	c.ckpt.Stats.BuffersWritten += int64(written)
+	c.wal.Started()
 	c.ckpt.Start(c.now) // a new checkpointer: its estimate and schedule start over
 	c.allocBase += int64(c.pool.Control().NumBufferAllocs)
 	c.pool.Reset()
