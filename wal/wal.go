@@ -136,9 +136,6 @@ type WAL struct {
 	cfg Config
 
 	currBytePos uint64 // Insert->CurrBytePos
-	// page memoises the byte-position → LSN mapping of one WAL page (see
-	// pagePos): consecutive records mostly stay on a page.
-	page        pagePos
 	err         error  // ErrWALExhausted once the log has reached its end
 	write       pg.LSN // LogwrtResult.Write
 	flush       pg.LSN // LogwrtResult.Flush
@@ -220,51 +217,6 @@ func bytePosToEndRecPtr(bytepos uint64) pg.LSN {
 	return pg.LSN(fullsegs*pg.WalSegSize + off)
 }
 
-// pagePos is one WAL page's usable bytes [ps, pe) in byte positions and the
-// LSN of byte position ps (the page's start plus its header): inside the
-// page both XLogBytePosToRecPtr and XLogBytePosToEndRecPtr are base + (pos −
-// ps), the first for ps ≤ pos < pe, the second for ps < pos ≤ pe (pe maps to
-// the next page's boundary; ps to this page's, before its header). The zero
-// value covers nothing.
-type pagePos struct {
-	ps, pe uint64
-	base   pg.LSN
-}
-
-// pageOf is the page holding byte position pos (its first usable byte at or
-// before pos, as bytePosToRecPtr places pos).
-func pageOf(pos uint64) pagePos {
-	fullsegs := pos / usableBytesInSeg
-	seg := fullsegs * usableBytesInSeg
-	left := pos - seg
-	if left < pg.XLogBlcksz-SizeOfLongPHD {
-		return pagePos{ps: seg, pe: seg + pg.XLogBlcksz - SizeOfLongPHD, base: pg.LSN(fullsegs*pg.WalSegSize + SizeOfLongPHD)}
-	}
-	i := (left - (pg.XLogBlcksz - SizeOfLongPHD)) / usableBytesInPage
-	ps := seg + pg.XLogBlcksz - SizeOfLongPHD + i*usableBytesInPage
-	return pagePos{ps: ps, pe: ps + usableBytesInPage, base: pg.LSN(fullsegs*pg.WalSegSize + pg.XLogBlcksz + i*pg.XLogBlcksz + SizeOfShortPHD)}
-}
-
-// startLSN is bytePosToRecPtr(pos) through the page memo.
-func (w *WAL) startLSN(pos uint64) pg.LSN {
-	c := &w.page
-	if pos-c.ps < c.pe-c.ps {
-		return c.base + pg.LSN(pos-c.ps)
-	}
-	w.page = pageOf(pos)
-	return bytePosToRecPtr(pos)
-}
-
-// endLSN is bytePosToEndRecPtr(pos) through the page memo.
-func (w *WAL) endLSN(pos uint64) pg.LSN {
-	c := &w.page
-	if pos-c.ps-1 < c.pe-c.ps {
-		return c.base + pg.LSN(pos-c.ps)
-	}
-	w.page = pageOf(pos)
-	return bytePosToEndRecPtr(pos)
-}
-
 // SetCheckpointSegments installs WAL-triggered checkpoint requests: fn is
 // called (with the simulated time) whenever a finished segment is
 // CheckPointSegments − 1 or more segments past the redo pointer's. segs < 1
@@ -293,7 +245,7 @@ func CheckpointSegments(maxWALSizeMB int64, completionTarget float64) int {
 }
 
 // InsertLSN is pg_current_wal_insert_lsn().
-func (w *WAL) InsertLSN() pg.LSN { return w.startLSN(w.currBytePos) }
+func (w *WAL) InsertLSN() pg.LSN { return bytePosToRecPtr(w.currBytePos) }
 
 // ErrWALExhausted: the 64-bit WAL address space (16 EB) is used up. No real
 // server gets there; the simulator refuses to wrap rather than go on wrongly.
@@ -307,7 +259,7 @@ const maxBytePos = (1<<64/pg.WalSegSize - 1) * usableBytesInSeg
 func (w *WAL) Err() error { return w.err }
 
 // insertEnd is the end of the last record inserted (WaitXLogInsertionsToFinish's reservedUpto).
-func (w *WAL) insertEnd() pg.LSN { return w.endLSN(w.currBytePos) }
+func (w *WAL) insertEnd() pg.LSN { return bytePosToEndRecPtr(w.currBytePos) }
 
 // WriteLSN is pg_current_wal_lsn() (LogwrtResult.Write).
 func (w *WAL) WriteLSN() pg.LSN { return w.write }
@@ -336,9 +288,9 @@ func (w *WAL) Insert(now int64, u *Usage, totLen, nfpi int) (pg.LSN, int64) {
 		w.err = ErrWALExhausted // the log stays where it is; the caller reports Err
 		return w.InsertLSN(), now
 	}
-	start := w.startLSN(w.currBytePos)
+	start := bytePosToRecPtr(w.currBytePos)
 	w.currBytePos += size
-	end := w.endLSN(w.currBytePos)
+	end := bytePosToEndRecPtr(w.currBytePos)
 	now += w.cfg.Costs.InsertNs + int64(totLen)*w.cfg.Costs.CopyPsPerByte/1000
 	// Pages the record touches beyond those already initialised.
 	lastPage := (uint64(end) - 1) / pg.XLogBlcksz

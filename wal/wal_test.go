@@ -3,7 +3,6 @@ package wal
 import (
 	"testing"
 
-	"github.com/pgbufsim/pgbufsim/internal/rng"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/stretchr/testify/require"
 )
@@ -117,41 +116,4 @@ func TestWALAddressSpaceEnd(t *testing.T) {
 	_, _ = w.Insert(0, &u, 600, 0)
 	require.ErrorIs(t, w.Err(), ErrWALExhausted)
 	require.Equal(t, before, w.InsertLSN(), "the log does not move, let alone wrap")
-}
-
-// The page memo of startLSN/endLSN gives exactly XLogBytePosToRecPtr and
-// XLogBytePosToEndRecPtr: walked record by record across pages and segment
-// boundaries with random record sizes (8 to 20,000 bytes, so some records
-// span pages and a few land exactly on a boundary), and at random jumps (a
-// position outside the memoised page, as a test or a crash's reset sets it).
-func TestPageMemoEqualsFormula(t *testing.T) {
-	w := &WAL{}
-	r := rng.New(17)
-	pos := uint64(0)
-	check := func(p uint64) {
-		require.Equal(t, bytePosToRecPtr(p), w.startLSN(p), "start %d", p)
-		require.Equal(t, bytePosToEndRecPtr(p), w.endLSN(p), "end %d", p)
-		require.Equal(t, bytePosToRecPtr(p), w.startLSN(p), "start again %d", p)
-	}
-	for i := 0; i < 200000; i++ {
-		check(pos)
-		switch r.Uint64n(50) {
-		case 0: // a jump anywhere in the first 3 segments
-			pos = r.Uint64n(3 * usableBytesInSeg)
-		case 1: // to the byte before, at or after a page's end
-			pg0 := pageOf(pos)
-			pos = pg0.pe - 1 + r.Uint64n(3)
-		default:
-			pos += pg.MaxAlign(8 + r.Uint64n(20000))
-		}
-	}
-	// Every segment boundary and page boundary of the first segment, and their neighbours.
-	for p := uint64(0); p < 2*usableBytesInSeg; p += usableBytesInPage {
-		for _, q := range []uint64{p, p + 1, p + SizeOfLongPHD - SizeOfShortPHD, p + usableBytesInPage - 1} {
-			check(q)
-		}
-	}
-	check(usableBytesInSeg - 1)
-	check(usableBytesInSeg)
-	check(maxBytePos)
 }
