@@ -437,15 +437,16 @@ func (p *Pool) flushBuffer(be *Backend, b pg.Buffer, ctx strategy.Kind) {
 	if p.tracer != nil {
 		p.traceWrite(be, b, ctx)
 	}
-	s := p.states[b]
+	s, t := p.states[b], p.tags[b]
+	lsn := p.rels[t.Rel].lsn.get(int(t.Block)) // BufferGetLSN: XLogFlush does not change it
 	if s&pg.FlagPermanent != 0 {
-		be.Now = p.wal.Flush(be.Now, &be.WAL, p.bufLSN(b))
+		be.Now = p.wal.Flush(be.Now, &be.WAL, lsn)
 	}
 	if p.cfg.Checksums {
 		be.Now += p.cfg.Costs.ChecksumNs
 	}
 	be.Now += p.cfg.Costs.WritePageNs
-	p.cfg.Storage.WriteLSN(be.Now, p.tags[b].Rel, p.tags[b].Block, p.bufLSN(b)) // mdwrite
+	p.cfg.Storage.WriteLSN(be.Now, t.Rel, t.Block, lsn) // mdwrite
 	p.states[b] = s &^ (pg.FlagDirty | pg.FlagJustDirtied | pg.FlagCheckpointNeed)
 	p.Stats.Rel[be.Type][ctx][OpWrites]++
 	be.Buf.Written++

@@ -162,3 +162,31 @@ func TestRadixSortSyncKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncKeysSorted: the check that lets a checkpoint skip sorting agrees
+// with the comparison order: keys the radix sort put in order pass, and
+// swapping any two distinct neighbours (a relation, fork or block out of
+// order) fails it.
+func TestSyncKeysSorted(t *testing.T) {
+	r := rng.New(11)
+	var keys []syncKey
+	seen := map[[2]uint64]bool{}
+	for len(keys) < 3000 {
+		k := syncKey{rel: uint32(r.Uint64n(4)) ^ 1<<31, forkBlock: r.Uint64n(3)<<32 | r.Uint64n(5000), b: pg.Buffer(len(keys) + 1)}
+		if seen[[2]uint64{uint64(k.rel), k.forkBlock}] {
+			continue
+		}
+		seen[[2]uint64{uint64(k.rel), k.forkBlock}] = true
+		keys = append(keys, k)
+	}
+	require.False(t, syncKeysSorted(keys), "random keys")
+	keys = radixSortSyncKeys(keys)
+	require.True(t, syncKeysSorted(keys))
+	require.True(t, syncKeysSorted(nil))
+	require.True(t, syncKeysSorted(keys[:1]))
+	for _, i := range []int{0, 1, 500, 1499, 2998} {
+		swapped := slices.Clone(keys)
+		swapped[i], swapped[i+1] = swapped[i+1], swapped[i]
+		require.False(t, syncKeysSorted(swapped), "neighbours %d and %d swapped", i, i+1)
+	}
+}

@@ -37,7 +37,9 @@ func (p *Pool) StartBufferSync(all bool) []pg.Buffer {
 		t := p.tags[b]
 		keys[i] = syncKey{rel: uint32(t.Rel) ^ 1<<31, forkBlock: uint64(t.Fork)<<32 | uint64(t.Block), b: b}
 	}
-	keys = radixSortSyncKeys(keys)
+	if !syncKeysSorted(keys) { // a load's checkpoint often finds the pool in tag order already
+		keys = radixSortSyncKeys(keys)
+	}
 	for i, k := range keys {
 		todo[i] = k.b
 	}
@@ -133,6 +135,17 @@ func (p *Pool) IssuePendingWritebacks(be *Backend, ctx strategy.Kind) {
 	}
 	p.Stats.Rel[be.Type][ctx][OpWritebacks] += int64(len(wb))
 	be.writeback = wb[:0]
+}
+
+// syncKeysSorted reports whether keys are in (rel, forkBlock) order.
+func syncKeysSorted(keys []syncKey) bool {
+	for i := 1; i < len(keys); i++ {
+		a, b := &keys[i-1], &keys[i]
+		if b.rel < a.rel || b.rel == a.rel && b.forkBlock < a.forkBlock {
+			return false
+		}
+	}
+	return true
 }
 
 // radixSortSyncKeys sorts keys by (rel, forkBlock): a least-significant-digit

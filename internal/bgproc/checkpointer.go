@@ -57,6 +57,29 @@ type Checkpointer struct {
 	// Stats are the cumulative counters (they survive a restart).
 	Stats CheckpointerStats
 	log   []string
+	// params are the pacing settings read from the settings in force
+	// (cached per settings object: a SET installs a new one).
+	params ckptParams
+}
+
+// ckptParams are the settings IsCheckpointOnSchedule reads, taken from one
+// settings object.
+type ckptParams struct {
+	from     *guc.Settings
+	target   float64 // checkpoint_completion_target
+	segments float64 // CheckPointSegments
+	timeout  float64 // checkpoint_timeout in seconds
+}
+
+// pacing returns the pacing settings in force, rereading them when the
+// settings object changed (a SET clones and installs a new one, so an
+// unchanged object has unchanged values).
+func (k *Checkpointer) pacing() *ckptParams {
+	if s := k.s(); k.params.from != s {
+		k.params = ckptParams{from: s, target: s.Real("checkpoint_completion_target"),
+			segments: float64(k.segments()), timeout: float64(k.timeoutSecs())}
+	}
+	return &k.params
 }
 
 // CheckpointerStats are pg_stat_bgwriter's checkpoint columns (15, 16) or
@@ -257,18 +280,18 @@ func (k *Checkpointer) step(fast bool) {
 // checkpoint_completion_target is ahead of the WAL inserted since the start
 // (in CheckPointSegments) and of the time elapsed (in checkpoint_timeout).
 func (k *Checkpointer) onSchedule(progress float64) bool {
-	r := k.run
-	progress *= k.s().Real("checkpoint_completion_target")
+	r, par := k.run, k.pacing()
+	progress *= par.target
 	if progress < r.cachedEl {
 		return false
 	}
-	elXLog := float64(k.Env.WAL.InsertLSN()-r.startRec) / pg.WalSegSize / float64(k.segments())
+	elXLog := float64(k.Env.WAL.InsertLSN()-r.startRec) / pg.WalSegSize / par.segments
 	if progress < elXLog {
 		r.cachedEl = elXLog
 		return false
 	}
 	now := k.be.Now
-	elTime := (float64(now/1e9-r.startSec) + float64(now%1e9)/1e9) / float64(k.timeoutSecs())
+	elTime := (float64(now/1e9-r.startSec) + float64(now%1e9)/1e9) / par.timeout
 	if progress < elTime {
 		r.cachedEl = elTime
 		return false
