@@ -137,7 +137,7 @@ func NewPool(c Config, w *wal.WAL) (*Pool, error) {
 		c.NoFreeList = true
 	}
 	p := &Pool{cfg: c, n: c.NBuffers, wal: w, dirtyFlags: pg.FlagDirty | pg.FlagJustDirtied,
-		leaves: leafAlloc{denseBlocks: denseBlocksPerBuffer * c.NBuffers}}
+		leaves: leafAlloc{denseBlocks: denseBlocksPerBuffer * c.NBuffers, hashed: c.NBuffers <= hashMaxBuffers}}
 	if c.Version >= 19 {
 		p.dirtyFlags = pg.FlagDirty
 	}
@@ -801,8 +801,10 @@ func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
 	}
 	m := &p.rels[rel].mapping
 	var sink uint32
+	// A hashed mapping (a small pool's) is in the CPU's cache already.
+	hashed := m.hash.slots != nil
 	for _, b := range blocks {
-		if int(b) < m.n {
+		if int(b) < m.n && !hashed {
 			sink += uint32(m.get(pg.BlockNumber(b)))
 		}
 	}
@@ -811,7 +813,7 @@ func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
 	}
 	// The victims the clock hand is about to take: a valid buffer at usage 0
 	// ahead of it loses its mapping entry when it is evicted.
-	if p.repl == nil && p.ctl.FreeListLen() == 0 {
+	if p.repl == nil && p.ctl.FreeListLen() == 0 && !p.leaves.hashed {
 		b := int(p.ctl.Hand())
 		for i := 0; i < 2*len(blocks); i++ {
 			if s := p.states[b]; s&pg.FlagTagValid != 0 && s.Usage() == 0 {
