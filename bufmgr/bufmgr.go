@@ -788,7 +788,8 @@ func (p *Pool) CheckInvariants(backends []*Backend, rings []*strategy.Ring) erro
 }
 
 // Touch reads the mapping entry of each block of relation rel named in
-// blocks, the page cache's index entry and page of each, and the mapping
+// blocks (and the state word of the buffer holding it, if one does), the
+// page cache's index entry and page of each, and the mapping
 // entries of the usage-0 buffers just ahead of the clock hand, and returns a
 // value made of them that means nothing. It changes no state: a replay that
 // knows its next requests calls it on a batch of them ahead of time, so that
@@ -809,7 +810,9 @@ func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
 	var sink uint32
 	for _, b := range blocks {
 		if int(b) < m.n {
-			sink += uint32(m.get(pg.BlockNumber(b)))
+			if buf := m.get(pg.BlockNumber(b)); buf != pg.InvalidBuffer {
+				sink += uint32(p.states[buf]) // a hit reads its state word
+			}
 		}
 	}
 	sink += st.Touch(rel, blocks)
