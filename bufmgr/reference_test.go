@@ -380,7 +380,7 @@ func runSequence(t *testing.T, seed uint64, steps int, cov *coverage) {
 	rels := []pg.RelID{1, 2, 3}
 	for i, rel := range rels {
 		nb := rng.intn(8 * n) // past 4n blocks the mapping is sparse (hashed in a pool this small)
-		permanent := i != 2 // relation 3 is unlogged
+		permanent := i != 2   // relation 3 is unlogged
 		p.CreateRel(rel, nb, permanent)
 		m.nblocks[rel], m.perm[rel] = nb, permanent
 	}
