@@ -46,8 +46,11 @@ import (
 // — pool mapping entries, page-cache pages, the mapping entries of the
 // victims ahead of the clock hand — touched 64 requests before it is made
 // (bufmgr's Pool.Touch: loads, no state), so that the cache misses of a
-// trace over millions of ids overlap instead of queueing. None of it changes
-// a result (TestReplayOracleSameAsBefore).
+// trace over millions of ids overlap instead of queueing. Each scheduler
+// step makes the accesses up to the next batch boundary in one call
+// (Pool.ReadRelease), stopping where a background process is due, as the
+// scheduler would have run it between two one-access steps. None of it
+// changes a result (TestReplayOracleSameAsBefore).
 
 // Result is a replay's counts.
 type Result struct {
