@@ -16,6 +16,14 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // one more dependent load, the leaf pointer. Leaves come from the pool's
 // leafAlloc and go back to it, so a leaf emptied and needed again (a scan's
 // or an eviction's churn) costs no allocation.
+//
+// In a pool of up to hashMaxBuffers buffers the sparse form is a hash table
+// instead (open addressing, linear probing, at most half full, growing by
+// doubling): its size follows the blocks mapped, at most the pool's buffers,
+// so it stays in the CPU's cache (4 MB at most), as PostgreSQL's buffer
+// table is sized by NBuffers (BufTableShmemSize) — where a relation many
+// times the pool spreads its lookups over leaves of 16 kB each (a trace
+// replay over millions of blocks: a cache miss per lookup).
 type blockMap struct {
 	n      int
 	sparse bool
@@ -23,7 +31,23 @@ type blockMap struct {
 	leaves []*mapLeaf  // sparse form
 	counts []int32     // mapped blocks per leaf
 	alloc  *leafAlloc
+	hash   blockHash // the sparse form in a small pool (alloc.hashed)
 }
+
+// blockHash is the sparse form as a hash table: slots hold block+1 (0: empty).
+type blockHash struct {
+	slots []hashSlot // nil: not this form
+	count int
+	shift uint // 32 − log2(len(slots))
+}
+
+type hashSlot struct {
+	key uint32 // block + 1; 0 marks an empty slot
+	b   pg.Buffer
+}
+
+// hashMaxBuffers is the largest pool whose sparse mappings are hash tables.
+const hashMaxBuffers = 1 << 18
 
 const (
 	mapLeafBits  = 12
@@ -44,6 +68,7 @@ type mapLeaf [mapLeafPages]pg.Buffer
 // its count reaches 0, or cleared first).
 type leafAlloc struct {
 	denseBlocks int
+	hashed      bool // sparse maps are hash tables (a pool of ≤ hashMaxBuffers)
 	free        []*mapLeaf
 	slab        []mapLeaf
 }
@@ -71,6 +96,9 @@ func (m *blockMap) get(blk pg.BlockNumber) pg.Buffer {
 	if !m.sparse {
 		return m.flat[blk]
 	}
+	if m.hash.slots != nil {
+		return m.hash.get(blk)
+	}
 	if leaf := m.leaves[blk>>mapLeafBits]; leaf != nil {
 		return leaf[blk&(mapLeafPages-1)]
 	}
@@ -83,6 +111,10 @@ func (m *blockMap) get(blk pg.BlockNumber) pg.Buffer {
 func (m *blockMap) insert(blk pg.BlockNumber, b pg.Buffer) {
 	if !m.sparse {
 		m.flat[blk] = b
+		return
+	}
+	if m.hash.slots != nil {
+		m.hash.insert(blk, b)
 		return
 	}
 	l := blk >> mapLeafBits
@@ -99,6 +131,10 @@ func (m *blockMap) insert(blk pg.BlockNumber, b pg.Buffer) {
 func (m *blockMap) remove(blk pg.BlockNumber) {
 	if !m.sparse {
 		m.flat[blk] = pg.InvalidBuffer
+		return
+	}
+	if m.hash.slots != nil {
+		m.hash.remove(blk)
 		return
 	}
 	l := blk >> mapLeafBits
@@ -120,6 +156,10 @@ func (m *blockMap) grow() {
 		}
 		m.toSparse()
 	}
+	if m.hash.slots != nil {
+		m.n++
+		return
+	}
 	if m.n&(mapLeafPages-1) == 0 {
 		m.leaves = append(m.leaves, nil)
 		m.counts = append(m.counts, 0)
@@ -140,6 +180,9 @@ func (m *blockMap) reserve(n int) {
 		}
 		m.toSparse()
 	}
+	if m.hash.slots != nil {
+		return
+	}
 	if want := (n + mapLeafPages - 1) >> mapLeafBits; want > cap(m.leaves) {
 		m.leaves = append(make([]*mapLeaf, 0, want), m.leaves...)
 		m.counts = append(make([]int32, 0, want), m.counts...)
@@ -149,9 +192,13 @@ func (m *blockMap) reserve(n int) {
 // toSparse turns a dense map into the sparse form, mappings kept.
 func (m *blockMap) toSparse() {
 	flat := m.flat
-	nl := (m.n + mapLeafPages - 1) >> mapLeafBits
 	m.sparse, m.flat = true, nil
-	m.leaves, m.counts = make([]*mapLeaf, nl), make([]int32, nl)
+	if m.alloc.hashed {
+		m.hash.init(1 << 10)
+	} else {
+		nl := (m.n + mapLeafPages - 1) >> mapLeafBits
+		m.leaves, m.counts = make([]*mapLeaf, nl), make([]int32, nl)
+	}
 	for blk, b := range flat {
 		if b != pg.InvalidBuffer {
 			m.insert(pg.BlockNumber(blk), b)
@@ -161,6 +208,10 @@ func (m *blockMap) toSparse() {
 
 // release gives leaves [from, len) back to the allocator, cleared.
 func (m *blockMap) release(from int) {
+	if m.hash.slots != nil && from == 0 {
+		clear(m.hash.slots)
+		m.hash.count = 0
+	}
 	for l := from; l < len(m.leaves); l++ {
 		if leaf := m.leaves[l]; leaf != nil {
 			clear(leaf[:])
@@ -185,6 +236,10 @@ func (m *blockMap) shrink(n int) {
 		m.n, m.flat = n, m.flat[:n]
 		return
 	}
+	if m.hash.slots != nil {
+		m.n = n
+		return
+	}
 	leaves := (n + mapLeafPages - 1) >> mapLeafBits
 	m.release(leaves)
 	m.n, m.leaves, m.counts = n, m.leaves[:leaves], m.counts[:leaves]
@@ -205,4 +260,56 @@ func newBlockMap(n int, a *leafAlloc) blockMap {
 		m.grow()
 	}
 	return m
+}
+
+func (h *blockHash) init(size int) {
+	h.slots, h.count, h.shift = make([]hashSlot, size), 0, 32
+	for s := size; s > 1; s >>= 1 {
+		h.shift--
+	}
+}
+
+// home is key k's first slot (Fibonacci hashing: consecutive blocks spread).
+func (h *blockHash) home(k uint32) int { return int(k * 0x9E3779B9 >> h.shift) }
+
+// slot is where block blk's key is, or the empty slot that ends its probe.
+func (h *blockHash) slot(blk pg.BlockNumber) int {
+	k := uint32(blk) + 1
+	mask := len(h.slots) - 1
+	i := h.home(k)
+	for h.slots[i].key != k && h.slots[i].key != 0 {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+func (h *blockHash) get(blk pg.BlockNumber) pg.Buffer { return h.slots[h.slot(blk)].b }
+
+func (h *blockHash) insert(blk pg.BlockNumber, b pg.Buffer) {
+	if 2*(h.count+1) > len(h.slots) {
+		old := h.slots
+		h.init(2 * len(old))
+		for _, e := range old {
+			if e.key != 0 {
+				h.insert(pg.BlockNumber(e.key-1), e.b)
+			}
+		}
+	}
+	h.slots[h.slot(blk)] = hashSlot{key: uint32(blk) + 1, b: b}
+	h.count++
+}
+
+// remove deletes block blk's entry by backward shift: each later entry of
+// the probe run whose home is not between the hole and it moves into the hole.
+func (h *blockHash) remove(blk pg.BlockNumber) {
+	mask := len(h.slots) - 1
+	hole := h.slot(blk)
+	for j := (hole + 1) & mask; h.slots[j].key != 0; j = (j + 1) & mask {
+		if home := h.home(h.slots[j].key); (j-home)&mask >= (j-hole)&mask {
+			h.slots[hole] = h.slots[j]
+			hole = j
+		}
+	}
+	h.slots[hole] = hashSlot{}
+	h.count--
 }

@@ -108,3 +108,76 @@ func TestBlockMap(t *testing.T) {
 		require.Equal(t, mapLeaf{}, *leaf, "a free leaf is all InvalidBuffer")
 	}
 }
+
+// TestBlockMapHashed: in a small pool the sparse form is a hash table, and
+// it returns what a plain slice does through the same growth across the
+// dense limit, random inserts and removes (tens of thousands mapped at once:
+// the table doubles several times, and at up to half full linear probing
+// makes runs that removes delete from the middle of), shrinking, clearing
+// and truncation; its count is the blocks mapped, and it is at most half full.
+func TestBlockMapHashed(t *testing.T) {
+	r := rng.New(7)
+	a := &leafAlloc{denseBlocks: 3000, hashed: true}
+	m := newBlockMap(1000, a)
+	ref := make([]pg.Buffer, 1000)
+	next := pg.Buffer(1)
+	check := func(what string) {
+		require.Equal(t, len(ref), m.len(), what)
+		mapped := 0
+		for blk, b := range ref {
+			if b != pg.InvalidBuffer {
+				mapped++
+			}
+			if got := m.get(pg.BlockNumber(blk)); got != b {
+				require.Equal(t, b, got, "%s: block %d", what, blk)
+			}
+		}
+		if m.sparse {
+			require.Nil(t, m.leaves, what)
+			require.Equal(t, mapped, m.hash.count, what)
+			require.LessOrEqual(t, 2*m.hash.count, len(m.hash.slots), what)
+		}
+	}
+	step := func(span int) {
+		blk := pg.BlockNumber(r.Uint64n(uint64(span)))
+		if ref[blk] == pg.InvalidBuffer {
+			m.insert(blk, next)
+			ref[blk] = next
+			next++
+		} else {
+			m.remove(blk)
+			ref[blk] = pg.InvalidBuffer
+		}
+	}
+	for i := 0; i < 500; i++ {
+		step(len(ref))
+	}
+	check("dense")
+	for len(ref) < 200000 {
+		m.grow()
+		ref = append(ref, pg.InvalidBuffer)
+	}
+	require.True(t, m.sparse)
+	check("turned sparse, mappings kept")
+	for i := 0; i < 60000; i++ {
+		step(len(ref))
+	}
+	check("random")
+	cut := 150000
+	for blk := cut; blk < len(ref); blk++ {
+		if ref[blk] != pg.InvalidBuffer {
+			m.remove(pg.BlockNumber(blk))
+		}
+	}
+	ref = ref[:cut]
+	m.shrink(cut)
+	check("shrunk")
+	m.clear()
+	clear(ref)
+	check("cleared")
+	m.insert(5, 9)
+	m.truncate()
+	ref = ref[:0]
+	check("truncated")
+	require.True(t, m.sparse, "a truncated sparse map stays sparse")
+}

@@ -137,7 +137,7 @@ func NewPool(c Config, w *wal.WAL) (*Pool, error) {
 		c.NoFreeList = true
 	}
 	p := &Pool{cfg: c, n: c.NBuffers, wal: w, dirtyFlags: pg.FlagDirty | pg.FlagJustDirtied,
-		leaves: leafAlloc{denseBlocks: denseBlocksPerBuffer * c.NBuffers}}
+		leaves: leafAlloc{denseBlocks: denseBlocksPerBuffer * c.NBuffers, hashed: c.NBuffers <= hashMaxBuffers}}
 	if c.Version >= 19 {
 		p.dirtyFlags = pg.FlagDirty
 	}
@@ -789,27 +789,34 @@ func (p *Pool) CheckInvariants(backends []*Backend, rings []*strategy.Ring) erro
 }
 
 // Touch reads the mapping entry of each block of relation rel named in
-// blocks, the page cache's index entry and page of each, and the mapping
+// blocks (and the state word of the buffer holding it, if one does), the
+// page cache's index entry and page of each, and the mapping
 // entries of the usage-0 buffers just ahead of the clock hand, and returns a
-// value made of them that means nothing. It changes no state: a replay
-// that knows its next requests calls it on a batch of them ahead of time, so
-// that the memory those requests will read is in the CPU's cache by then
-// (the loads are independent, so they overlap; one at a time each request
-// would wait for its own).
+// value made of them that means nothing. It changes no state: a replay that
+// knows its next requests calls it on a batch of them ahead of time, so that
+// the memory those requests will read is in the CPU's cache by then (the
+// loads are independent, so they overlap; one at a time each request would
+// wait for its own). With a hashed mapping (a small pool's, in the CPU's
+// cache already) only the page-cache pages of the blocks the pool does not
+// hold are touched: a hit needs nothing else.
 func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
 	if int(rel) < 0 || int(rel) >= len(p.rels) || p.rels[rel] == nil {
 		return 0
 	}
 	m := &p.rels[rel].mapping
+	st := p.io.st
+	if m.hash.slots != nil {
+		return touchMisses(st, m, rel, blocks)
+	}
 	var sink uint32
 	for _, b := range blocks {
 		if int(b) < m.n {
-			sink += uint32(m.get(pg.BlockNumber(b)))
+			if buf := m.get(pg.BlockNumber(b)); buf != pg.InvalidBuffer {
+				sink += uint32(p.states[buf]) // a hit reads its state word
+			}
 		}
 	}
-	if p.io != nil && p.io.st != nil {
-		sink += p.io.st.Touch(rel, blocks)
-	}
+	sink += st.Touch(rel, blocks)
 	// The victims the clock hand is about to take: a valid buffer at usage 0
 	// ahead of it loses its mapping entry when it is evicted.
 	if p.repl == nil && p.ctl.FreeListLen() == 0 {
@@ -825,6 +832,23 @@ func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
 				b = 1
 			}
 		}
+	}
+	return sink
+}
+
+// touchMisses is Storage.Touch of the blocks of bs that m does not map, 64 at a time.
+func touchMisses(st *storage.Storage, m *blockMap, rel pg.RelID, bs []uint32) (sink uint32) {
+	var miss [64]uint32
+	for len(bs) > 0 {
+		n, k := min(len(bs), len(miss)), 0
+		for _, b := range bs[:n] {
+			if int(b) < m.n && m.hash.get(pg.BlockNumber(b)) == pg.InvalidBuffer {
+				miss[k] = b
+				k++
+			}
+		}
+		sink += st.Touch(rel, miss[:k])
+		bs = bs[n:]
 	}
 	return sink
 }

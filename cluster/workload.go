@@ -86,3 +86,9 @@ func (w *Workload) Run(step func() (done bool, err error)) (WorkloadRun, error) 
 	err := e.RunClient(be, step)
 	return WorkloadRun{Evictions: e.ClientEvictions() - ev, Written: be.Buf.Written, TimeNs: be.Now - start}, err
 }
+
+// NextBackground is when the scheduler must next run a background process
+// (math.MinInt64: before every step): a step may make further accesses
+// while its backend's time is before it, as the scheduler would have run
+// them one step each with nothing in between.
+func (w *Workload) NextBackground() int64 { return w.c.e.NextBackground() }

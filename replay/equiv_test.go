@@ -170,7 +170,7 @@ func randomTrace(r *rand.Rand) (raw []byte, desc string) {
 // page cache's contents, and pg_stat_io.
 func state(t *testing.T, c *cluster.Cluster, res *Result, nblocks int) string {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%+v\n", *res)
+	fmt.Fprintf(&b, "%+v %d\n", *res, c.Now())
 	p := c.Pool()
 	for i := 1; i <= p.NBuffers(); i++ {
 		fmt.Fprintf(&b, "%d %x %+v\n", i, p.State(pg.Buffer(i)), p.Tag(pg.Buffer(i)))
@@ -190,6 +190,9 @@ func state(t *testing.T, c *cluster.Cluster, res *Result, nblocks int) string {
 	rows, err := c.StatIO("")
 	require.NoError(t, err)
 	fmt.Fprintf(&b, "\n%+v\n", rows)
+	bg, err := c.StatBgwriterSince("")
+	require.NoError(t, err)
+	fmt.Fprintf(&b, "%+v\n", bg)
 	return b.String()
 }
 
@@ -200,6 +203,7 @@ func state(t *testing.T, c *cluster.Cluster, res *Result, nblocks int) string {
 func TestReplayOracleSameAsBefore(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 17))
 	defer func(tb int) { oracleImpl, touchBlocks = replayOracle, tb }(touchBlocks)
+	var written int64 // victims the replays wrote (the dirty cases must make some)
 	for i := 0; i < 40; i++ {
 		// Half the traces with touching ahead forced on (the traces here
 		// are smaller than the size at which the replay starts touching).
@@ -210,14 +214,27 @@ func TestReplayOracleSameAsBefore(t *testing.T) {
 			OSCache:       fmt.Sprintf("%dkB", 8*r.IntN(12000)),
 			CatalogPins:   cluster.Bool(r.IntN(2) == 0),
 		}
+		dirty := 0 // pages of a table loaded (dirty, WAL-logged) before the replay
+		if i%4 >= 2 {
+			dirty = 1 + r.IntN(4000)
+		}
 		t.Run(fmt.Sprintf("%d", i), func(t *testing.T) {
 			var got [2]string
 			for k, impl := range []func(*cluster.Workload, string, io.ReadSeeker, string) (*Result, error){replayOracleV0, replayOracle} {
 				oracleImpl = impl
 				c, err := cluster.Open(opts)
 				require.NoError(t, err)
+				if dirty > 0 {
+					// Dirty buffers ahead of the replay: its misses write
+					// victims (WAL flushes first), the bgwriter cleans.
+					_, err := c.CreateTable(cluster.TableSpec{Name: "dirt", Pages: int64(dirty), TuplesPerPage: 4})
+					require.NoError(t, err)
+					_, err = c.Insert("dirt", 0)
+					require.NoError(t, err)
+				}
 				res, err := Replay(c, bytes.NewReader(raw), "t", trace.OracleGeneral, "")
 				require.NoError(t, err, desc)
+				written += res.Written
 				got[k] = state(t, c, res, res.Blocks)
 				// And a second replay of the same trace over what the first left.
 				res, err = Replay(c, bytes.NewReader(raw), "t", trace.OracleGeneral, "")
@@ -230,4 +247,5 @@ func TestReplayOracleSameAsBefore(t *testing.T) {
 			require.Equal(t, got[0], got[1], "%s %+v", desc, opts)
 		})
 	}
+	require.Positive(t, written, "no replay wrote a dirty victim: the dirty cases test nothing")
 }

@@ -46,8 +46,11 @@ import (
 // — pool mapping entries, page-cache pages, the mapping entries of the
 // victims ahead of the clock hand — touched 64 requests before it is made
 // (bufmgr's Pool.Touch: loads, no state), so that the cache misses of a
-// trace over millions of ids overlap instead of queueing. None of it changes
-// a result (TestReplayOracleSameAsBefore).
+// trace over millions of ids overlap instead of queueing. Each scheduler
+// step makes the accesses up to the next batch boundary in one call
+// (Pool.ReadRelease), stopping where a background process is due, as the
+// scheduler would have run it between two one-access steps. None of it
+// changes a result (TestReplayOracleSameAsBefore).
 
 // Result is a replay's counts.
 type Result struct {
@@ -237,7 +240,6 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 	touch := nblocks >= touchBlocks
 	var pos, have int
 	blocks := make([]uint32, len(ids))
-	tag := pg.BufferTag{Rel: relID}
 	be := w.Backend()
 	pool := w.Pool()
 	res, err := rp.run(w, func() (bool, error) {
@@ -258,12 +260,18 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 				}
 			}
 		}
+		// The accesses up to the next multiple of touchBatch, or until a
+		// background process is due (Pool.ReadRelease).
 		if touch && pos%touchBatch == 0 && pos+touchAhead < have {
 			rp.sink += pool.Touch(relID, blocks[pos+touchAhead:min(have, pos+touchAhead+touchBatch)])
 		}
-		tag.Block = pg.BlockNumber(blocks[pos])
-		pos++
-		return false, rp.access(be, tag, false)
+		end := min(have, (pos/touchBatch+1)*touchBatch)
+		k, hits, err := pool.ReadRelease(w, be, relID, blocks[pos:end])
+		pos += k
+		rp.res.Requests += int64(k)
+		rp.res.Hits += int64(hits)
+		rp.res.Misses += int64(k - hits)
+		return false, err
 	})
 	if err != nil {
 		return nil, err

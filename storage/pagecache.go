@@ -122,6 +122,18 @@ func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
 	}
 }
 
+// clearIndex is setIndex(f, blk, 0) of a cached block: its entry is written
+// without being read (on a large cache that entry is a cache miss, and a
+// store that depends on no load does not wait for it).
+func (c *pageCache) clearIndex(f int32, blk uint32) {
+	fi := &c.files[f]
+	l := int(blk >> leafBits)
+	fi.leaves[l][blk&(leafSize-1)] = 0
+	if fi.counts[l]--; fi.counts[l] == 0 {
+		fi.leaves[l] = nil
+	}
+}
+
 // size is the number of cached blocks.
 func (c *pageCache) size() int { return c.lists[inactive].n + c.lists[active].n }
 
@@ -194,7 +206,7 @@ func (c *pageCache) remove(n int32) {
 		c.files[p.file].dirty[p.blk>>leafBits]--
 	}
 	c.unlink(n)
-	c.setIndex(p.file, p.blk, 0)
+	c.clearIndex(p.file, p.blk)
 	*p = page{}
 	c.free = append(c.free, n)
 }

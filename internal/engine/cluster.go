@@ -209,6 +209,9 @@ func (c *Cluster) advanceTo(t int64) {
 	}
 }
 
+// NextBackground is when the scheduler next runs a background process (math.MinInt64: ask before every step).
+func (c *Cluster) NextBackground() int64 { return (*bgDue)(c).NextBackground() }
+
 // runBackground runs the background process due first at or before t, if
 // any (ties: the WAL writer, the checkpointer, the background writer,
 // autovacuum), and reports whether one ran.

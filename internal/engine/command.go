@@ -76,15 +76,3 @@ func (c *Cluster) TableFor(cmd, table string) (*heap.Relation, error) {
 	}
 	return r, nil
 }
-
-// MarkNamed looks a mark up ("" is no mark: since the cluster started).
-func (c *Cluster) MarkNamed(name string) (*mark, error) {
-	if name == "" {
-		return nil, nil
-	}
-	m, ok := c.marks[name]
-	if !ok {
-		return nil, fmt.Errorf("since=%s: no such mark (set one with: mark %s)", name, name)
-	}
-	return &m, nil
-}

@@ -6,7 +6,6 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/bgproc"
-	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -385,9 +384,6 @@ func (c *Cluster) StatIOTable(r *heap.Relation) TableIO {
 	}
 	return io
 }
-
-// StatIOIndex is pg_statio_user_indexes for the index: idx_blks_hit and idx_blks_read.
-func (c *Cluster) StatIOIndex(ix *nbtree.Index) (hit, read int64) { return c.pool.Accesses(ix.ID) }
 
 // RunClients drives several client backends, each step of each on the
 // scheduler in the order of their simulated clocks (the earliest first),
