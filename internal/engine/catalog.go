@@ -8,16 +8,12 @@ import (
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
-// System catalogs: package catpin pins their pages per session.
-
 // The measured profiles live in package catalog; the engine's names for them.
 type catalogKind = catalog.Kind
 
 const (
 	catalogSession     = catalog.Session
-	catalogFirst       = catalog.First
 	catalogScan        = catalog.Scan
-	catalogScan1w      = catalog.Scan1w
 	catalogInsert      = catalog.Insert
 	catalogVacuum      = catalog.Vacuum
 	catalogCheckpoint  = catalog.Checkpoint
@@ -35,7 +31,7 @@ func catalogFor(v pg.Version) *catalog.Profile { return catalog.For(v) }
 func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 	c.cat.On = c.S.Bool("catalog_pins")
 	before := c.wal.InsertLSN()
-	err := c.cat.Touch(c.pool, c.wal, be, kind, catpin.Txn{Active: c.txn.active, Started: &c.txn.started, FoldWAL: c.foldWAL})
+	err := c.cat.Touch(c.pool, c.wal, be, kind, c.catTxn())
 	// A client session is taken to have logged WAL before its statement: on
 	// the servers measured its catalog lookups prune catalog pages on access
 	// (19beta1 after a restart: six PRUNE_ON_ACCESS of pg_proc pages before a
@@ -43,6 +39,21 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 	// parallel worker starts with nothing logged.
 	be.SessionWAL = be.Type == bufmgr.ClientBackend || c.wal.InsertLSN() != before
 	return err
+}
+
+// catTxn is what the catalog pins need of the session's transaction block and settings.
+func (c *Cluster) catTxn() catpin.Txn {
+	return catpin.Txn{Active: c.txn.active, Started: &c.txn.started, FoldWAL: c.foldWAL, FullPageWrites: c.S.Bool("full_page_writes")}
+}
+
+// CatalogPins is the catalog pins' state (catpin.Pins).
+func (c *Cluster) CatalogPins() *catpin.Pins { return &c.cat }
+
+// PruneCatalogAs prunes what a session of kind would beyond the pages pruned already (catpin.Pins.PruneAlso).
+func (c *Cluster) PruneCatalogAs(kind CatalogKind) {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	c.cat.PruneAlso(c.pool, c.wal, be, kind, c.catTxn())
+	c.finish([]*participant{{be: be}})
 }
 
 // xlogCheckBufferNeedsBackup is XLogCheckBufferNeedsBackup (xloginsert.c)
