@@ -88,14 +88,14 @@ func For(v pg.Version) *Profile {
 // none for a version not measured (16 and 17 share 15's profile, but their
 // catalogs' pages differ).
 func PrunesFor(v pg.Version) map[Kind][]Prune {
-	if v == 15 || v == 18 {
+	if v == 15 || v == 18 || v == 19 {
 		return For(v).Prunes
 	}
 	return nil
 }
 
 func init() {
-	PG15.Prunes, PG18.Prunes = prunes15, prunes18
+	PG15.Prunes, PG18.Prunes, PG19.Prunes = prunes15, prunes18, prunes19
 	// A worker's own pins: the one-worker scan less the serial scan.
 	for _, p := range []*Profile{&PG15, &PG18, &PG19} {
 		p.Kinds[Worker] = Encode(Sub(Decode(p.Kinds[Scan1w]), Decode(p.Kinds[Scan])))

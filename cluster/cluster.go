@@ -24,9 +24,6 @@ type Cluster struct {
 	// position, as verify's sessions do in a scenario that shows io; its
 	// catalog lookups then prune what a show io session would.
 	MarksReadIO bool
-	// CheckpointStart is the WAL insert position when the last Checkpoint's
-	// statement began, after its session's catalog lookups (which may prune).
-	CheckpointStart pg.LSN
 }
 
 // CostModel is the simulated duration of each kind of work, in nanoseconds.
@@ -43,6 +40,10 @@ var ErrDown = engine.ErrDown
 // CREATE EXTENSIONs' dead pg_proc tuples not pruned yet, so sessions prune
 // them on access as they reach them (catpin.Pins.FreshSetup).
 func (c *Cluster) FreshCatalogs() { c.e.CatalogPins().FreshSetup = true }
+
+// StatementStart is the WAL insert position when the last command's
+// statement began, after its session's catalog lookups (which may prune).
+func (c *Cluster) StatementStart() pg.LSN { return c.e.StmtStart }
 
 // Pool exposes the buffer pool (for tests and display).
 func (c *Cluster) Pool() *bufmgr.Pool { return c.e.Pool() }

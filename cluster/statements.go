@@ -187,7 +187,6 @@ func (c *Cluster) Checkpoint() (*StmtResult, error) {
 	if err := c.e.Session(engine.SessionCheckpoint); err != nil {
 		return nil, err
 	}
-	c.CheckpointStart = c.e.WAL().InsertLSN()
 	return stmt(c.e.Statement("checkpoint", c.e.RunCheckpoint))
 }
 

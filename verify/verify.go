@@ -89,9 +89,12 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 		}
 		st.sim = out.JSON
 		st.lsnAfter, st.walAfter = env.C.WAL().InsertLSN(), env.C.WAL().Total
-		if st.cmd == "checkpoint" {
-			// The server's window opens after the session's first queries (actCheckpoint).
-			st.lsnBefore = env.C.CheckpointStart
+		switch st.cmd {
+		case "checkpoint", "copy", "analyze", "index":
+			// The server's LSN window opens after the session's first queries
+			// and their catalog pruning (actCheckpoint, actCopy, actAnalyze,
+			// actIndex), and closes before its last ones.
+			st.lsnBefore = env.C.StatementStart()
 		}
 		st.io = env.C.Pool().Stats
 		if st.cmd == "insert" || st.cmd == "copy" {

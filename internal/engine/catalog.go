@@ -35,9 +35,13 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 	// A client session is taken to have logged WAL before its statement: on
 	// the servers measured its catalog lookups prune catalog pages on access
 	// (19beta1 after a restart: six PRUNE_ON_ACCESS of pg_proc pages before a
-	// scan's first heap page), which the catalog profile does not model. A
-	// parallel worker starts with nothing logged.
+	// scan's first heap page), which the catalog profile models only for
+	// verify's fresh setup (catpin.Pins.FreshSetup). A parallel worker starts
+	// with nothing logged.
 	be.SessionWAL = be.Type == bufmgr.ClientBackend || c.wal.InsertLSN() != before
+	if be.Type == bufmgr.ClientBackend {
+		c.StmtStart = c.wal.InsertLSN()
+	}
 	return err
 }
 
@@ -70,19 +74,14 @@ func (c *Cluster) xlogCheckBufferNeedsBackup(be *bufmgr.Backend, lsn pg.LSN) boo
 // page, which the model pins itself.
 func (c *Cluster) vacuumWindowPins(be *bufmgr.Backend) error {
 	prof := catalogFor(c.S.Version)
-	return c.windowPins(be, catalogVacuum, prof.VacuumWindowHits-1)
+	return c.cat.Window(c.pool, be, catalogVacuum, prof.VacuumWindowHits-1)
 }
 
 // indexInsertPins pins, inside the statement, the catalog pages of a
 // session's first index insertion (the btree's support functions looked up).
 func (c *Cluster) indexInsertPins(be *bufmgr.Backend) error {
 	prof := catalogFor(c.S.Version)
-	return c.windowPins(be, catalogInsert, prof.IndexInsertHits)
-}
-
-// windowPins makes n catalog pins counted in the statement (catpin.Pins.Window).
-func (c *Cluster) windowPins(be *bufmgr.Backend, kind catalogKind, n int) error {
-	return c.cat.Window(c.pool, be, kind, n)
+	return c.cat.Window(c.pool, be, catalogInsert, prof.IndexInsertHits)
 }
 
 // catalogPageHole is the free space an image of a catalog page leaves out:
