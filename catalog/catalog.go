@@ -36,6 +36,7 @@ const (
 	PgbenchTPCB                     // a pgbench client's first tpcb-like transaction
 	PgbenchSimpleUpdate             // the same, simple-update
 	PgbenchSelectOnly               // the same, select-only
+	Set                             // set: ALTER SYSTEM, pg_reload_conf and pg_conf_load_time (pins as a plain session)
 )
 
 // Profile gives, per kind, the pins on each catalog page as a string:
@@ -54,6 +55,20 @@ type Profile struct {
 	// indexInsertHits: catalog pins a session's first index insertion makes
 	// inside the statement (looking up the btree's support functions).
 	IndexInsertHits int
+	// Prunes: per kind, the catalog pages a session of that kind is the
+	// first to prune on access (heap_page_prune_opt) after verify's setup
+	// (CREATE EXTENSION left dead pg_proc tuples on nearly full pages);
+	// First's are every first session's.
+	Prunes map[Kind][]Prune
+}
+
+// Prune is one catalog page pruned on access and its measured WAL records:
+// Image the prune record with the page's image (hint bits not WAL-logged),
+// Hint the XLOG_FPI_FOR_HINT its visibility checks write first when they
+// are (checksums or wal_log_hints), Plain the prune record without an image.
+type Prune struct {
+	Page               string // relation/block
+	Image, Hint, Plain int
 }
 
 // For picks the measured profile nearest the version: 15's for 15–17
@@ -69,10 +84,33 @@ func For(v pg.Version) *Profile {
 	return &PG15
 }
 
+// PrunesFor is the measured catalog prunes of version v (Profile.Prunes):
+// none for a version not measured (16 and 17 share 15's profile, but their
+// catalogs' pages differ).
+func PrunesFor(v pg.Version) map[Kind][]Prune {
+	if v == 15 || v == 18 || v == 19 {
+		return For(v).Prunes
+	}
+	return nil
+}
+
 func init() {
+	PG15.Prunes, PG18.Prunes, PG19.Prunes = prunes15, prunes18, prunes19
 	// A worker's own pins: the one-worker scan less the serial scan.
 	for _, p := range []*Profile{&PG15, &PG18, &PG19} {
 		p.Kinds[Worker] = Encode(Sub(Decode(p.Kinds[Scan1w]), Decode(p.Kinds[Scan])))
+		if p.Prunes != nil {
+			// A worker prunes what the one-worker scan prunes beyond the serial scan's.
+			serial := map[string]bool{}
+			for _, r := range p.Prunes[Scan] {
+				serial[r.Page] = true
+			}
+			for _, r := range p.Prunes[Scan1w] {
+				if !serial[r.Page] {
+					p.Prunes[Worker] = append(p.Prunes[Worker], r)
+				}
+			}
+		}
 	}
 }
 

@@ -3,6 +3,8 @@ package catalog
 import (
 	"testing"
 
+	"github.com/pgbufsim/pgbufsim/pg"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -54,4 +56,29 @@ func TestProfiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The measured catalog prunes (catalog-profile --prunes) apply to the
+// versions measured only: 16 and 17 borrow 15's pins, not its pg_proc
+// layout. A parallel worker prunes what the one-worker scan prunes beyond
+// the serial scan's: on 15, 18 and 19 both reach the same page (the count
+// aggregate's), so a worker prunes nothing of its own.
+func TestPrunes(t *testing.T) {
+	require.Nil(t, PrunesFor(16))
+	require.Nil(t, PrunesFor(17))
+	for _, v := range []pg.Version{15, 18, 19} {
+		p := PrunesFor(v)
+		require.NotEmpty(t, p[Scan], "version %d", v)
+		require.Equal(t, p[Scan], p[Scan1w], "version %d", v)
+		require.Empty(t, p[Worker], "version %d", v)
+		for k, recs := range p {
+			for _, r := range recs {
+				// An image record holds most of a page; a plain prune record is a few dozen bytes.
+				require.Greater(t, r.Image, 4096, "version %d kind %d %s", v, k, r.Page)
+				require.Greater(t, r.Hint, 4096, "version %d kind %d %s", v, k, r.Page)
+				require.Less(t, r.Plain, 100, "version %d kind %d %s", v, k, r.Page)
+			}
+		}
+	}
+	require.Equal(t, []Prune{{"pg_proc/18", 7557, 8025, 58}}, PrunesFor(18)[Scan], "18's count(*) reaches int8inc's pg_proc page")
 }

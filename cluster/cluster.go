@@ -20,6 +20,10 @@ type Cluster struct {
 	S *Settings
 	// bench is pgbench's tables, once PgbenchInit made them.
 	bench *oltp.Bench
+	// MarksReadIO: a mark (and show wal) also reads pg_stat_io after the WAL
+	// position, as verify's sessions do in a scenario that shows io; its
+	// catalog lookups then prune what a show io session would.
+	MarksReadIO bool
 }
 
 // CostModel is the simulated duration of each kind of work, in nanoseconds.
@@ -31,6 +35,15 @@ func Costs() CostModel { return engine.Costs() }
 
 // ErrDown is returned by every call between a crash and Recover.
 var ErrDown = engine.ErrDown
+
+// FreshCatalogs says the catalogs are as verify's setup leaves them: its
+// CREATE EXTENSIONs' dead pg_proc tuples not pruned yet, so sessions prune
+// them on access as they reach them (catpin.Pins.FreshSetup).
+func (c *Cluster) FreshCatalogs() { c.e.CatalogPins().FreshSetup = true }
+
+// StatementStart is the WAL insert position when the last command's
+// statement began, after its session's catalog lookups (which may prune).
+func (c *Cluster) StatementStart() pg.LSN { return c.e.StmtStart }
 
 // Pool exposes the buffer pool (for tests and display).
 func (c *Cluster) Pool() *bufmgr.Pool { return c.e.Pool() }

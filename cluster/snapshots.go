@@ -212,6 +212,7 @@ func (c *Cluster) WALSince(since string) (WALReport, error) {
 		} else {
 			rep.Bytes = u.Bytes
 		}
+		c.readIOAfterMark()
 		return nil
 	})
 	return rep, err

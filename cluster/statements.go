@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/guc"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine"
@@ -27,7 +28,7 @@ import (
 // are refused). It returns the notices for settings accepted but not
 // simulated.
 func (c *Cluster) Set(settings ...Setting) (notices []string, err error) {
-	err = c.e.Command("set", engine.SessionPlain, true, func() error {
+	err = c.e.Command("set", catalog.Set, true, func() error {
 		if len(settings) == 0 {
 			return fmt.Errorf("set: expected GUC=value")
 		}
@@ -249,8 +250,17 @@ func (c *Cluster) Mark(name string) error {
 			return fmt.Errorf("mark %s: a mark named %q already exists; give each mark its own name (since=%s would be ambiguous)", name, name, name)
 		}
 		c.e.SetMark(name)
+		c.readIOAfterMark()
 		return nil
 	})
+}
+
+// readIOAfterMark is the pg_stat_io query a mark's session runs after the
+// WAL position when MarksReadIO (its catalog pruning).
+func (c *Cluster) readIOAfterMark() {
+	if c.MarksReadIO {
+		c.e.PruneCatalogAs(catalog.StatIO)
+	}
 }
 
 // MarkInfo is what a mark remembered.

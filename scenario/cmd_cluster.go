@@ -47,6 +47,10 @@ func (e *Env) cmdCluster(args []datadriven.CmdArg) (Output, error) {
 		return Output{}, err
 	}
 	e.C = c
+	c.MarksReadIO = e.MarksReadIO
+	if e.FreshCatalogs {
+		c.FreshCatalogs()
+	}
 	notices := c.Notices()
 	return noticesOutput(notices), nil
 }

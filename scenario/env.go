@@ -21,6 +21,12 @@ type Env struct {
 	Dir string
 	// Record keeps the samples and frames that `pgbufsim plot` and `animate` draw (see Recording).
 	Record bool
+	// MarksReadIO is the clusters' cluster.Cluster.MarksReadIO (verify sets
+	// it for a scenario that shows io, whose marks read pg_stat_io).
+	MarksReadIO bool
+	// FreshCatalogs makes each cluster's catalogs those of verify's setup
+	// (cluster.Cluster.FreshCatalogs).
+	FreshCatalogs bool
 
 	teach teaching // trace, plot and the recording (teach.go, record.go)
 

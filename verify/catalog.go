@@ -74,3 +74,8 @@ func VacuumVerboseHits(msgs string) (int, bool) {
 	n, err := strconv.Atoi(m[1])
 	return n, err == nil
 }
+
+// SetSQL is what verify's set command sends (actSet), in one session.
+func SetSQL(key, val string) []string {
+	return []string{"SELECT pg_conf_load_time()", "ALTER SYSTEM SET " + key + " = '" + val + "'", "SELECT pg_reload_conf()", "SELECT pg_conf_load_time()"}
+}

@@ -277,3 +277,29 @@ func (s *Server) walDump(ctx context.Context, start, end pg.LSN, only *regexp.Re
 // ConnString is the libpq connection string of the server's postgres user
 // (add " dbname=NAME" for another database).
 func (s *Server) ConnString() string { return s.connString() }
+
+// WALLines is pg_waldump's lines for all the WAL the server's pg_wal still
+// holds (from its oldest segment to the end of valid WAL).
+func (s *Server) WALLines(ctx context.Context) ([]string, error) {
+	dir := filepath.Join(s.DataDir(), "pg_wal")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	first := ""
+	for _, e := range ents {
+		if n := e.Name(); len(n) == 24 && (first == "" || n < first) {
+			first = n
+		}
+	}
+	if first == "" {
+		return nil, fmt.Errorf("no WAL segment in %s", dir)
+	}
+	var out, errb bytes.Buffer
+	cmd := s.command(ctx, "pg_waldump", "-p", dir, first)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil && !strings.Contains(errb.String(), "invalid record length") && !strings.Contains(errb.String(), "could not find a valid record") {
+		return nil, fmt.Errorf("pg_waldump %s: %v: %s", first, err, tail(errb.String(), 5))
+	}
+	return strings.Split(out.String(), "\n"), nil
+}

@@ -68,7 +68,12 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 	rep.Notes = append(rep.Notes, notes...)
 
 	// The simulator, at the server's major version.
-	env := &scenario.Env{Seed: o.Seed}
+	// The server's catalogs are fresh from the setup's CREATE EXTENSIONs (actCluster).
+	env := &scenario.Env{Seed: o.Seed, FreshCatalogs: true}
+	for _, st := range steps {
+		// A show io (16+) makes every mark read pg_stat_io too (runner.showsIO).
+		env.MarksReadIO = env.MarksReadIO || srv.Major >= 16 && st.cmd == "show" && len(st.args) > 0 && st.args[0].Key == "io"
+	}
 	hashed := map[string]string{} // index on hashint4 keys → its table
 	for i := range steps {
 		st := &steps[i]
@@ -84,6 +89,13 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 		}
 		st.sim = out.JSON
 		st.lsnAfter, st.walAfter = env.C.WAL().InsertLSN(), env.C.WAL().Total
+		switch st.cmd {
+		case "checkpoint", "copy", "analyze", "index":
+			// The server's LSN window opens after the session's first queries
+			// and their catalog pruning (actCheckpoint, actCopy, actAnalyze,
+			// actIndex), and closes before its last ones.
+			st.lsnBefore = env.C.StatementStart()
+		}
 		st.io = env.C.Pool().Stats
 		if st.cmd == "insert" || st.cmd == "copy" {
 			if rel, ok := env.C.Relation(st.args[0].Key); ok {

@@ -11,7 +11,7 @@
 //	pgbufsim plot FILE.scn -o out.svg|out.png
 //	pgbufsim animate FILE.scn -o out.html
 //	pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]
-//	pgbufsim catalog-profile --pgbin DIR [--append catalog/pgNN.go]
+//	pgbufsim catalog-profile --pgbin DIR [--append catalog/pgNN.go | --prunes]
 //	pgbufsim help [settings | devices | commands]
 //
 // Before the command, --cpuprofile=DIR or --memprofile=DIR writes a CPU or
@@ -104,7 +104,7 @@ func usage(w io.Writer) {
 		"       pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]\n"+
 		"       pgbufsim plot FILE.scn -o out.svg|out.png [--seed=N]\n"+
 		"       pgbufsim animate FILE.scn -o out.html [--seed=N]\n"+
-		"       pgbufsim catalog-profile --pgbin DIR [--append catalog/pgNN.go]\n"+
+		"       pgbufsim catalog-profile --pgbin DIR [--append catalog/pgNN.go | --prunes]\n"+
 		"       pgbufsim help [settings | devices | commands]\n"+
 		"Before the command: --cpuprofile=DIR or --memprofile=DIR (writes DIR/cpu.pprof or DIR/mem.pprof)")
 }
@@ -338,6 +338,7 @@ func catalogCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.SetOutput(stderr)
 	pgbin := fs.String("pgbin", "", "PostgreSQL's bin directory (pg_config --bindir)")
 	appendTo := fs.String("append", "", "a profile file (catalog/pgNN.go): measure only the kinds it lacks and print it with them added")
+	prunes := fs.Bool("prunes", false, "measure instead the catalog pages each kind of session prunes after verify's setup (catalog/prunesNN.go)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -351,6 +352,15 @@ func catalogCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		fmt.Fprintf(stderr, "pgbufsim catalog-profile: %v\n", err)
 		return 1
+	}
+	if *prunes {
+		p, err := catprof.MeasurePrunes(ctx, *pgbin)
+		if err != nil {
+			fmt.Fprintf(stderr, "pgbufsim catalog-profile: %v\n", err)
+			return 1
+		}
+		catprof.WritePrunesGo(stdout, srv.Version, srv.Major, p)
+		return 0
 	}
 	var old []byte
 	if *appendTo != "" {

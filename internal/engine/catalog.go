@@ -8,16 +8,12 @@ import (
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
-// System catalogs: package catpin pins their pages per session.
-
 // The measured profiles live in package catalog; the engine's names for them.
 type catalogKind = catalog.Kind
 
 const (
 	catalogSession     = catalog.Session
-	catalogFirst       = catalog.First
 	catalogScan        = catalog.Scan
-	catalogScan1w      = catalog.Scan1w
 	catalogInsert      = catalog.Insert
 	catalogVacuum      = catalog.Vacuum
 	catalogCheckpoint  = catalog.Checkpoint
@@ -35,14 +31,33 @@ func catalogFor(v pg.Version) *catalog.Profile { return catalog.For(v) }
 func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
 	c.cat.On = c.S.Bool("catalog_pins")
 	before := c.wal.InsertLSN()
-	err := c.cat.Touch(c.pool, c.wal, be, kind, catpin.Txn{Active: c.txn.active, Started: &c.txn.started, FoldWAL: c.foldWAL})
+	err := c.cat.Touch(c.pool, c.wal, be, kind, c.catTxn())
 	// A client session is taken to have logged WAL before its statement: on
 	// the servers measured its catalog lookups prune catalog pages on access
 	// (19beta1 after a restart: six PRUNE_ON_ACCESS of pg_proc pages before a
-	// scan's first heap page), which the catalog profile does not model. A
-	// parallel worker starts with nothing logged.
+	// scan's first heap page), which the catalog profile models only for
+	// verify's fresh setup (catpin.Pins.FreshSetup). A parallel worker starts
+	// with nothing logged.
 	be.SessionWAL = be.Type == bufmgr.ClientBackend || c.wal.InsertLSN() != before
+	if be.Type == bufmgr.ClientBackend {
+		c.StmtStart = c.wal.InsertLSN()
+	}
 	return err
+}
+
+// catTxn is what the catalog pins need of the session's transaction block and settings.
+func (c *Cluster) catTxn() catpin.Txn {
+	return catpin.Txn{Active: c.txn.active, Started: &c.txn.started, FoldWAL: c.foldWAL, FullPageWrites: c.S.Bool("full_page_writes")}
+}
+
+// CatalogPins is the catalog pins' state (catpin.Pins).
+func (c *Cluster) CatalogPins() *catpin.Pins { return &c.cat }
+
+// PruneCatalogAs prunes what a session of kind would beyond the pages pruned already (catpin.Pins.PruneAlso).
+func (c *Cluster) PruneCatalogAs(kind CatalogKind) {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	c.cat.PruneAlso(c.pool, c.wal, be, kind, c.catTxn())
+	c.finish([]*participant{{be: be}})
 }
 
 // xlogCheckBufferNeedsBackup is XLogCheckBufferNeedsBackup (xloginsert.c)
@@ -59,19 +74,14 @@ func (c *Cluster) xlogCheckBufferNeedsBackup(be *bufmgr.Backend, lsn pg.LSN) boo
 // page, which the model pins itself.
 func (c *Cluster) vacuumWindowPins(be *bufmgr.Backend) error {
 	prof := catalogFor(c.S.Version)
-	return c.windowPins(be, catalogVacuum, prof.VacuumWindowHits-1)
+	return c.cat.Window(c.pool, be, catalogVacuum, prof.VacuumWindowHits-1)
 }
 
 // indexInsertPins pins, inside the statement, the catalog pages of a
 // session's first index insertion (the btree's support functions looked up).
 func (c *Cluster) indexInsertPins(be *bufmgr.Backend) error {
 	prof := catalogFor(c.S.Version)
-	return c.windowPins(be, catalogInsert, prof.IndexInsertHits)
-}
-
-// windowPins makes n catalog pins counted in the statement (catpin.Pins.Window).
-func (c *Cluster) windowPins(be *bufmgr.Backend, kind catalogKind, n int) error {
-	return c.cat.Window(c.pool, be, kind, n)
+	return c.cat.Window(c.pool, be, catalogInsert, prof.IndexInsertHits)
 }
 
 // catalogPageHole is the free space an image of a catalog page leaves out:

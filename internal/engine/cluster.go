@@ -21,9 +21,10 @@ import (
 
 // Cluster is one simulated PostgreSQL cluster.
 type Cluster struct {
-	S    *Settings
-	pool *bufmgr.Pool
-	wal  *wal.WAL
+	S         *Settings
+	StmtStart pg.LSN // the insert position after the last client session's catalog lookups (its statement's start)
+	pool      *bufmgr.Pool
+	wal       *wal.WAL
 	// storage is the machine below the server: the OS page cache and the device.
 	storage *storage.Storage
 

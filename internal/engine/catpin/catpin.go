@@ -31,6 +31,13 @@ type Pins struct {
 	// PgClassHole and PageHole are the image holes of the pg_class rows
 	// page and of another catalog page.
 	PgClassHole, PageHole int
+	// FreshSetup: the catalogs are as verify's setup leaves them (extensions
+	// just created, their dead pg_proc tuples not pruned yet); only then do
+	// sessions prune (catalog.Profile.Prunes). A cluster whose extensions
+	// were created long ago has had those pages pruned.
+	FreshSetup bool
+	// Pruned: catalog pages (catalog.Prune.Page) a session has pruned on access.
+	Pruned map[string]bool
 }
 
 // Txn is what the session's transaction block means for its pins: in a
@@ -40,6 +47,8 @@ type Txn struct {
 	Active  bool
 	Started *bool
 	FoldWAL func(*bufmgr.Backend)
+	// FullPageWrites is full_page_writes (the prune's image).
+	FullPageWrites bool
 }
 
 // Touch pins and releases the catalog pages of a session doing kind.
@@ -65,6 +74,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		be.Buf, be.WAL = saved, savedWAL
 	}()
 	prof := catalog.For(p.Version)
+	pruneKind := kind
 	if _, ok := prof.Kinds[kind]; !ok {
 		kind = catalog.Session // a kind the version's profile lacks (15's show io) pins as a plain session
 	}
@@ -107,6 +117,10 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 			pool.Unpin(be, b)
 		}
 	}
+	if first {
+		p.prune(pool, w, be, catalog.First, txn.FullPageWrites)
+	}
+	p.prune(pool, w, be, pruneKind, txn.FullPageWrites)
 	// The page holding the scenario's pg_class rows (one past the profile's pages).
 	rowsPage := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(prof.Pages)}
 	switch {
@@ -144,6 +158,59 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		p.PgClassUnhinted = false
 	}
 	return nil
+}
+
+// PruneAlso prunes, as part of be's session, what a session of kind would
+// prune beyond those already pruned (a mark that reads pg_stat_io after the
+// WAL position: the pg_stat_io query's prunes come after it). Its WAL is the
+// session's, as Touch's.
+func (p *Pins) PruneAlso(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind catalog.Kind, txn Txn) {
+	if !p.On {
+		return
+	}
+	savedWAL := be.WAL
+	p.prune(pool, w, be, kind, txn.FullPageWrites)
+	extra := bufmgr.Backend{Type: be.Type, WAL: be.WAL.Sub(savedWAL)}
+	txn.FoldWAL(&extra)
+	be.WAL = savedWAL
+}
+
+// prune is heap_page_prune_opt (pruneheap.c) on the catalog pages a session
+// of kind reaches that the setup left prunable (catalog.Profile.Prunes),
+// each once: the pages were last written before the setup's restart, so
+// the first change since needs an image. With hint bits WAL-logged, the
+// visibility checks pruning makes (heap_prune_satisfies_vacuum) hint the
+// page first: MarkBufferDirtyHint's XLOG_FPI_FOR_HINT (XLogSaveBufferForHint
+// forces the image whatever full_page_writes says), then a plain prune
+// record; otherwise one prune record, with the image when full_page_writes
+// is on (XLogCheckBufferNeedsBackup). The measured image sizes are the
+// uncompressed ones (wal_compression is not applied to them), and the page
+// stays clean in the simulated pool (the catalog's pages are the profile's,
+// which does not name every pruned page).
+func (p *Pins) prune(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind catalog.Kind, fpw bool) {
+	recs := catalog.PrunesFor(p.Version)[kind]
+	if !p.FreshSetup || len(recs) == 0 {
+		return
+	}
+	if p.Pruned == nil {
+		p.Pruned = map[string]bool{}
+	}
+	hints := pool.XLogHintBitIsNeeded()
+	for _, r := range recs {
+		if p.Pruned[r.Page] {
+			continue
+		}
+		p.Pruned[r.Page] = true
+		switch {
+		case hints:
+			_, be.Now = w.Insert(be.Now, &be.WAL, r.Hint, 1)
+			_, be.Now = w.Insert(be.Now, &be.WAL, r.Plain, 0)
+		case fpw:
+			_, be.Now = w.Insert(be.Now, &be.WAL, r.Image, 1)
+		default:
+			_, be.Now = w.Insert(be.Now, &be.WAL, r.Plain, 0)
+		}
+	}
 }
 
 // Window makes n catalog pins counted in the statement, on the most pinned
