@@ -96,19 +96,7 @@ func MeasureCatalog(ctx context.Context, bin string, skip map[string]bool) (prof
 			return err
 		}
 		defer conn.Close(context.Background())
-		for _, s := range append(sql, verify.SessionEndSQL()...) {
-			if strings.HasPrefix(s, "COPY ") {
-				data := strings.NewReader(strings.Repeat("100001\t"+strings.Repeat("x", 1800)+"\n", 4))
-				if _, err := conn.PgConn().CopyFrom(ctx, data, s); err != nil {
-					return fmt.Errorf("%s: %w", s, err)
-				}
-				continue
-			}
-			if _, err := conn.Exec(ctx, s); err != nil {
-				return fmt.Errorf("%s: %w", s, err)
-			}
-		}
-		return nil
+		return runSession(ctx, conn, sql)
 	}
 	if err := exec("postgres", "CREATE EXTENSION pg_buffercache", "CREATE DATABASE work"); err != nil {
 		return nil, err
@@ -446,4 +434,22 @@ func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
 		fmt.Fprintf(w, "\t\t%s: %q,\n", strings.ToUpper(n[:1])+n[1:], strings.TrimRight(b.String(), "0"))
 	}
 	fmt.Fprintf(w, "\t},\n}\n")
+}
+
+// runSession sends one session's statements, a COPY with four rows of
+// input, then ends it as verify ends its sessions.
+func runSession(ctx context.Context, conn *pgx.Conn, sql []string) error {
+	for _, s := range append(sql, verify.SessionEndSQL()...) {
+		if strings.HasPrefix(s, "COPY ") {
+			data := strings.NewReader(strings.Repeat("100001\t"+strings.Repeat("x", 1800)+"\n", 4))
+			if _, err := conn.PgConn().CopyFrom(ctx, data, s); err != nil {
+				return fmt.Errorf("%s: %w", s, err)
+			}
+			continue
+		}
+		if _, err := conn.Exec(ctx, s); err != nil {
+			return fmt.Errorf("%s: %w", s, err)
+		}
+	}
+	return nil
 }

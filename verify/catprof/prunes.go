@@ -157,19 +157,7 @@ func measureKindPrunes(ctx context.Context, bin string, checksums bool, k verify
 			return err
 		}
 		defer conn.Close(context.Background())
-		for _, s := range append(sql, verify.SessionEndSQL()...) {
-			if strings.HasPrefix(s, "COPY ") {
-				data := strings.NewReader(strings.Repeat("100001\t"+strings.Repeat("x", 1800)+"\n", 4))
-				if _, err := conn.PgConn().CopyFrom(ctx, data, s); err != nil {
-					return fmt.Errorf("%s: %w", s, err)
-				}
-				continue
-			}
-			if _, err := conn.Exec(ctx, s); err != nil {
-				return fmt.Errorf("%s: %w", s, err)
-			}
-		}
-		return nil
+		return runSession(ctx, conn, sql)
 	}
 	// The kinds' table first (its DDL's dead tuples are pruned by this
 	// setup's sessions), then verify's setup.
