@@ -74,7 +74,7 @@ type CatalogProfile struct {
 // MeasureCatalog builds a fresh cluster and measures the profile (of every
 // kind but those in skip).
 func MeasureCatalog(ctx context.Context, bin string, skip map[string]bool) (prof *CatalogProfile, err error) {
-	srv, err := verify.NewServer(bin)
+	srv, err := profileServer(ctx, bin, false)
 	if err != nil {
 		return nil, err
 	}
@@ -83,12 +83,6 @@ func MeasureCatalog(ctx context.Context, bin string, skip map[string]bool) (prof
 			err = cerr
 		}
 	}()
-	if err := srv.Init(ctx, false, [][2]string{{"shared_buffers", "16MB"}, {"autovacuum", "off"}, {"bgwriter_lru_maxpages", "0"}}); err != nil {
-		return nil, err
-	}
-	if err := srv.Start(ctx); err != nil {
-		return nil, err
-	}
 	// exec runs one session, ended as verify ends its sessions.
 	exec := func(db string, sql ...string) error {
 		conn, err := pgx.Connect(ctx, srv.ConnString()+" dbname="+db)
@@ -452,4 +446,23 @@ func runSession(ctx context.Context, conn *pgx.Conn, sql []string) error {
 		}
 	}
 	return nil
+}
+
+// profileServer is a fresh cluster of bin for a measurement, started: 16MB
+// of shared buffers, autovacuum and the background writer's cleaning off,
+// data checksums as asked.
+func profileServer(ctx context.Context, bin string, checksums bool) (*verify.Server, error) {
+	srv, err := verify.NewServer(bin)
+	if err != nil {
+		return nil, err
+	}
+	err = srv.Init(ctx, checksums, [][2]string{{"shared_buffers", "16MB"}, {"autovacuum", "off"}, {"bgwriter_lru_maxpages", "0"}})
+	if err == nil {
+		err = srv.Start(ctx)
+	}
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	return srv, nil
 }

@@ -136,7 +136,7 @@ func MeasurePrunes(ctx context.Context, bin string) (map[string][]PruneRec, erro
 }
 
 func measureKindPrunes(ctx context.Context, bin string, checksums bool, k verify.CatalogKind) (got map[string]*PruneRec, err error) {
-	srv, err := verify.NewServer(bin)
+	srv, err := profileServer(ctx, bin, checksums)
 	if err != nil {
 		return nil, err
 	}
@@ -145,12 +145,6 @@ func measureKindPrunes(ctx context.Context, bin string, checksums bool, k verify
 			err = cerr
 		}
 	}()
-	if err := srv.Init(ctx, checksums, [][2]string{{"shared_buffers", "16MB"}, {"autovacuum", "off"}, {"bgwriter_lru_maxpages", "0"}}); err != nil {
-		return nil, err
-	}
-	if err := srv.Start(ctx); err != nil {
-		return nil, err
-	}
 	exec := func(sql ...string) error {
 		conn, err := srv.Connect(ctx)
 		if err != nil {
