@@ -48,7 +48,9 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 		}
 		var b pg.Buffer
 		blk := rel.TargetBlock
-		if blk != pg.InvalidBlockNumber {
+		if blk != pg.InvalidBlockNumber && !rel.Fits(blk) && bulk.FullPage(c.pool, c.fork(rel, pg.FSMFork), be, rel, blk) {
+			blk = pg.InvalidBlockNumber // the full page's and the FSM's hits in one step
+		} else if blk != pg.InvalidBlockNumber {
 			var err error
 			b, _, err = c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil)
 			if err != nil {

@@ -50,6 +50,13 @@ func InsertSamePage(d Due, p *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *
 	var k int64
 	var lsn pg.LSN
 	for k < m && be.Now < d.NextBackground() {
+		// The rows whose records need no WAL page written first, in one
+		// step (wal.InsertRun); then one row the exact way (its record
+		// writes an old WAL page, which may request a checkpoint).
+		if n, end, now := w.InsertRun(be.Now, &be.WAL, recLen, m-k, pinNs, rowNs, d.NextBackground()); n > 0 {
+			k, lsn, be.Now = k+n, end, now
+			continue
+		}
 		be.Now += pinNs // PinForRead
 		lsn, be.Now = w.Insert(be.Now, &be.WAL, recLen, 0)
 		be.Now += rowNs
