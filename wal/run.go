@@ -38,32 +38,39 @@ func (w *WAL) InsertRun(now int64, u *Usage, totLen int, limit, before, after, d
 	// (advanceInsertBuffer's early returns), or a page already initialised.
 	nbuf := uint64(w.cfg.WalBuffers)
 	last := max(w.initPage, nbuf-1, uint64(w.write)/pg.XLogBlcksz+nbuf-1)
-	// A record ends on a page ≤ last while its end byte position is at most
-	// that of the boundary after it (XLogBytePosToEndRecPtr keeps a page start).
-	endLimit := min(recPtrToBytePos(pg.LSN((last+1)*pg.XLogBlcksz)), maxBytePos)
-	if endLimit < w.currBytePos+size {
-		return 0, 0, now
-	}
-	n = min(n, int64((endLimit-w.currBytePos)/size))
-	if n <= 0 {
-		return 0, 0, now
-	}
 	pos0 := w.currBytePos
+	if n = min(n, int64((maxBytePos-pos0)/size)); n <= 0 { // the log's end (Insert's ErrWALExhausted)
+		return 0, 0, now
+	}
 	endPos := pos0 + uint64(n)*size
 	end := bytePosToEndRecPtr(endPos)
-	// The run's last record that crosses a page boundary sets LogwrtRqst.Write
-	// to its end (XLogInsertRecord): the one starting before the boundary at
-	// the start of the last record's end page and ending at or after it.
-	if b := recPtrToBytePos(pg.LSN(uint64(end) / pg.XLogBlcksz * pg.XLogBlcksz)); b > pos0 {
-		j := (b - pos0 + size - 1) / size // records up to and including the crossing one
-		if e := bytePosToEndRecPtr(pos0 + j*size); w.rqstWrite < e {
-			w.rqstWrite = e
+	if (uint64(end)-1)/pg.XLogBlcksz > last {
+		// Fewer: a record ends on a page ≤ last while its end byte position
+		// is at most that of the boundary after it (XLogBytePosToEndRecPtr
+		// keeps a page start).
+		endLimit := recPtrToBytePos(pg.LSN((last + 1) * pg.XLogBlcksz))
+		if endLimit < pos0+size {
+			return 0, 0, now
 		}
+		n = min(n, int64((endLimit-pos0)/size))
+		endPos = pos0 + uint64(n)*size
+		end = bytePosToEndRecPtr(endPos)
+	}
+	// The run's last record that crosses a page boundary sets LogwrtRqst.Write
+	// to its end (XLogInsertRecord): the last record itself if it starts on
+	// an earlier page than it ends, else the one starting before the
+	// boundary at the start of that page and ending at or after it.
+	lastStart := bytePosToRecPtr(endPos - size)
+	if uint64(lastStart)/pg.XLogBlcksz != uint64(end)/pg.XLogBlcksz {
+		w.rqstWrite = max(w.rqstWrite, end)
+	} else if b := recPtrToBytePos(pg.LSN(uint64(end) / pg.XLogBlcksz * pg.XLogBlcksz)); b > pos0 {
+		j := (b - pos0 + size - 1) / size // records up to and including the crossing one
+		w.rqstWrite = max(w.rqstWrite, bytePosToEndRecPtr(pos0+j*size))
 	}
 	if lp := (uint64(end) - 1) / pg.XLogBlcksz; lp > w.initPage {
 		w.initPage = lp
 	}
-	w.lastImportant = bytePosToRecPtr(endPos - size)
+	w.lastImportant = lastStart
 	w.currBytePos = endPos
 	u.Records += n
 	u.Bytes += n * int64(totLen)

@@ -49,11 +49,12 @@ func InsertSamePage(d Due, p *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *
 	pinNs := p.PinCost()
 	var k int64
 	var lsn pg.LSN
-	for k < m && be.Now < d.NextBackground() {
+	for due := d.NextBackground(); k < m && be.Now < due; {
 		// The rows whose records need no WAL page written first, in one
 		// step (wal.InsertRun); then one row the exact way (its record
-		// writes an old WAL page, which may request a checkpoint).
-		if n, end, now := w.InsertRun(be.Now, &be.WAL, recLen, m-k, pinNs, rowNs, d.NextBackground()); n > 0 {
+		// writes an old WAL page, which may request a checkpoint: the
+		// scheduler is asked again).
+		if n, end, now := w.InsertRun(be.Now, &be.WAL, recLen, m-k, pinNs, rowNs, due); n > 0 {
 			k, lsn, be.Now = k+n, end, now
 			continue
 		}
@@ -61,6 +62,7 @@ func InsertSamePage(d Due, p *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *
 		lsn, be.Now = w.Insert(be.Now, &be.WAL, recLen, 0)
 		be.Now += rowNs
 		k++
+		due = d.NextBackground()
 	}
 	if k > 0 {
 		p.RepeatHits(be, b, k)
