@@ -48,7 +48,10 @@ func (w *WAL) InsertRun(now int64, u *Usage, totLen int, limit, before, after, d
 		// Fewer: a record ends on a page ≤ last while its end byte position
 		// is at most that of the boundary after it (XLogBytePosToEndRecPtr
 		// keeps a page start).
-		endLimit := recPtrToBytePos(pg.LSN((last + 1) * pg.XLogBlcksz))
+		endLimit := uint64(maxBytePos) // a boundary past the address space: no limit but the log's end
+		if last < (1<<64-1)/pg.XLogBlcksz {
+			endLimit = min(recPtrToBytePos(pg.LSN((last+1)*pg.XLogBlcksz)), maxBytePos)
+		}
 		if endLimit < pos0+size {
 			return 0, 0, now
 		}

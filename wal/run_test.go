@@ -20,9 +20,9 @@ import (
 func TestInsertRunEqualsLoop(t *testing.T) {
 	r := rng.New(20261201)
 	pick := func(xs ...int64) int64 { return xs[r.Uint64n(uint64(len(xs)))] }
-	runs, partial := 0, 0
+	runs, partial, exhausted := 0, 0, 0
 	for i := 0; i < 3000; i++ {
-		cfg := Config{Version: 18, WalBuffers: int(pick(4, 5, 8, 64, 512)), Costs: Costs{
+		cfg := Config{Version: 18, WalBuffers: int(pick(4, 5, 8, 64, 512, 65536)), Costs: Costs{
 			InsertNs: pick(0, 150, 333), CopyPsPerByte: pick(0, 10, 77), WriteCallNs: pick(0, 4000), WritePageNs: pick(0, 900),
 			FsyncNs: pick(0, 1e6), WriterDelayNs: 200e6, WriterFlushAft: pick(0, 128)}}
 		var ref, got *WAL
@@ -37,6 +37,14 @@ func TestInsertRunEqualsLoop(t *testing.T) {
 			}
 			w.SetCheckpointSegments(segs, func(at int64) { *req = append(*req, at) })
 			*wp = w
+		}
+		if r.Uint64n(16) == 0 { // near the end of the 64-bit address space: Insert's ErrWALExhausted
+			pos := maxBytePos - r.Uint64n(200000)
+			for _, w := range []*WAL{ref, got} {
+				w.currBytePos = pos
+				w.write, w.flush, w.rqstWrite = w.InsertLSN(), w.InsertLSN(), w.InsertLSN()
+				w.initPage = uint64(w.InsertLSN()) / pg.XLogBlcksz
+			}
 		}
 		// The same random history on both (the same draws replayed).
 		hist := r.Uint64n(1 << 62)
@@ -90,10 +98,16 @@ func TestInsertRunEqualsLoop(t *testing.T) {
 		require.Equal(t, lsnRef, lsnGot, "case %d", i)
 		require.Equal(t, uRef, uGot, "case %d", i)
 		require.Equal(t, reqRef, reqGot, "case %d", i)
+		require.Equal(t, ref.Err(), got.Err(), "case %d", i)
+		if ref.Err() != nil {
+			exhausted++
+		}
 		ref.onCkptNeeded, got.onCkptNeeded = nil, nil
 		require.Equal(t, *ref, *got, "case %d", i)
 	}
-	// Both paths were exercised: whole runs and single records where a run stopped.
+	// Both paths were exercised: whole runs, single records where a run
+	// stopped, and the log's end.
 	require.Greater(t, runs, 1000)
 	require.Greater(t, partial, 100)
+	require.Greater(t, exhausted, 20)
 }
