@@ -55,8 +55,9 @@ func InsertSamePage(d Due, p *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *
 		// writes an old WAL page, which may request a checkpoint: the
 		// scheduler is asked again).
 		if n, end, now := w.InsertRun(be.Now, &be.WAL, recLen, m-k, pinNs, rowNs, due); n > 0 {
-			k, lsn, be.Now = k+n, end, now
-			continue
+			if k, lsn, be.Now = k+n, end, now; k == m || be.Now >= due {
+				break
+			}
 		}
 		be.Now += pinNs // PinForRead
 		lsn, be.Now = w.Insert(be.Now, &be.WAL, recLen, 0)
