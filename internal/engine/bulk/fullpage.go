@@ -8,7 +8,7 @@ import (
 )
 
 // FullPage is what an INSERT's next row does with its target page blk of
-// rel once the page is full (RelationGetBufferForTuple, then
+// rel, which the caller found full (RelationGetBufferForTuple, then
 // RecordAndGetPageWithFreeSpace), in one step when all of it is hits:
 // ReadBuffer of the target and its release (the tuple does not fit); the
 // FSM leaf of blk read, its slot set to the page's category
@@ -18,10 +18,10 @@ import (
 // count and the usage count bump (RepeatHits) — the leaf, when its slot
 // changes, pinned for real around the hint. fsm is rel's FSM fork in the
 // pool. It does nothing and returns false — the caller then takes the row
-// path — when the page still has room, the backend holds a pin or one of
-// the pages is not in the pool (a read, or the FSM extended).
+// path — when the backend holds a pin or one of the pages is not in the
+// pool (a read, or the FSM extended).
 func FullPage(p *bufmgr.Pool, fsm pg.RelID, be *bufmgr.Backend, rel *heap.Relation, blk pg.BlockNumber) bool {
-	if RowByRow || rel.Fits(blk) || be.PinCount() != 0 {
+	if RowByRow || be.PinCount() != 0 {
 		return false
 	}
 	leaf := freespace.LogicalToPhysical(0, int(blk)/freespace.SlotsPerFSMPage)
