@@ -92,10 +92,10 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 		if err := indexes.insert(); err != nil {
 			return true, err
 		}
-		be.Now += costs.InsertTupleNs
+		be.Now += c.costs.InsertTupleNs
 		k := int64(1)
 		if len(indexes.indexes) == 0 && !c.needsImage(lsn) { // the page's next rows in one step
-			k += bulk.InsertSamePage((*bgDue)(c), c.pool, c.wal, be, rel, blk, b, n-done-1, wal.HeapInsert(tlen, false, 0), costs.InsertTupleNs)
+			k += bulk.InsertSamePage((*bgDue)(c), c.pool, c.wal, be, rel, blk, b, n-done-1, wal.HeapInsert(tlen, false, 0), c.costs.InsertTupleNs)
 		}
 		done += k
 		c.rowChanges += k
