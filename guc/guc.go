@@ -317,11 +317,8 @@ func (s *Settings) set(g *gucDef, value string) error {
 		return bad("must be one of " + strings.Join(g.values(), ", "))
 	case kindReal:
 		f, err := strconv.ParseFloat(value, 64)
-		if err != nil || f < float64(g.min) || f > float64(g.max) {
-			return bad(fmt.Sprintf("must be a number from %d to %d", g.min, g.max))
-		}
-		if g.name == "host_time_scale" && f == 0 {
-			return bad("must be greater than 0 (a host that takes no time)")
+		if err != nil || f < float64(g.min) || f > float64(g.max) || g.name == "host_time_scale" && f == 0 {
+			return bad("must be " + g.Allowed())
 		}
 		s.vals[g.name] = int64(f * 1e6)
 	case kindInt:
@@ -616,6 +613,9 @@ func (g *gucDef) Allowed() string {
 	case kindEnum:
 		return strings.Join(g.values(), " | ")
 	case kindReal:
+		if g.name == "host_time_scale" {
+			return fmt.Sprintf("a number greater than 0, at most %d", g.max)
+		}
 		return fmt.Sprintf("a number from %d to %d", g.min, g.max)
 	case kindDuration:
 		unit := "ms"
