@@ -3,6 +3,7 @@ package cluster
 import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/cost"
 	"github.com/pgbufsim/pgbufsim/internal/engine"
 	"github.com/pgbufsim/pgbufsim/internal/engine/oltp"
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -29,9 +30,13 @@ type Cluster struct {
 // CostModel is the simulated duration of each kind of work, in nanoseconds.
 type CostModel = engine.CostModel
 
-// Costs returns the cost model every cluster runs on (its provenance is in
-// the engine's costs.go).
-func Costs() CostModel { return engine.Costs() }
+// Costs returns the cost model a cluster runs on at host_time_scale=1 (the
+// figures and their provenance are in package internal/cost).
+func Costs() CostModel { return cost.Default }
+
+// Costs returns the cost model this cluster runs on: Costs() with its host
+// work scaled by host_time_scale.
+func (c *Cluster) Costs() CostModel { return *c.e.Costs() }
 
 // ErrDown is returned by every call between a crash and Recover.
 var ErrDown = engine.ErrDown

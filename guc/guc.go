@@ -190,6 +190,8 @@ var gucs = []gucDef{
 		doc: "machine: the storage device profile (see 'pgbufsim help devices')"},
 	{name: "read_ahead_kb", kind: kindInt, min: 0, max: storage.MaxReadAheadKB, restart: true, machine: true, modelled: true, def: fixed("128"),
 		doc: "machine: the device's kernel readahead maximum (/sys/block/DEV/queue/read_ahead_kb), a multiple of 4"},
+	{name: "host_time_scale", kind: kindReal, min: 0, max: 100, restart: true, machine: true, modelled: true, def: fixed("1"),
+		doc: "machine: how long the host takes for the cost model's CPU and memory work, against the host it was measured on (2: twice as long; fdatasync and the device are not scaled); greater than 0, at most 100"},
 	{name: "catalog_pins", kind: kindBool, restart: true, machine: true, modelled: true, def: fixed("on"),
 		doc: "simulator: the catalog pages each session pins, as measured (off: none, so a teaching pool of 16 buffers holds only the tables)"},
 	{name: "replacement", kind: kindEnum, enumFn: strategy.PolicyNames, restart: true, machine: true, whatif: true, modelled: true, def: fixed("clock"),
@@ -315,8 +317,8 @@ func (s *Settings) set(g *gucDef, value string) error {
 		return bad("must be one of " + strings.Join(g.values(), ", "))
 	case kindReal:
 		f, err := strconv.ParseFloat(value, 64)
-		if err != nil || f < float64(g.min) || f > float64(g.max) {
-			return bad(fmt.Sprintf("must be a number from %d to %d", g.min, g.max))
+		if err != nil || f < float64(g.min) || f > float64(g.max) || g.name == "host_time_scale" && f == 0 {
+			return bad("must be " + g.Allowed())
 		}
 		s.vals[g.name] = int64(f * 1e6)
 	case kindInt:
@@ -611,6 +613,9 @@ func (g *gucDef) Allowed() string {
 	case kindEnum:
 		return strings.Join(g.values(), " | ")
 	case kindReal:
+		if g.name == "host_time_scale" {
+			return fmt.Sprintf("a number greater than 0, at most %d", g.max)
+		}
 		return fmt.Sprintf("a number from %d to %d", g.min, g.max)
 	case kindDuration:
 		unit := "ms"

@@ -84,6 +84,8 @@ var badInputs = []struct {
 	{true, "cluster version=18 work_mem=4MB", "bad.scn:1: work_mem=4MB: a PostgreSQL setting the simulator does not model (nothing it changes is simulated); leave it out (the settings it models: 'pgbufsim help settings')"},
 	{true, "cluster version=18 random_page_cost=-1", "bad.scn:1: random_page_cost=-1: must be a number from 0 to 1099511627776"},
 	{true, "cluster version=18 random_page_cost=abc", "bad.scn:1: random_page_cost=abc: must be a number from 0 to 1099511627776"},
+	{true, "cluster version=18 host_time_scale=0", "bad.scn:1: host_time_scale=0: must be a number greater than 0, at most 100"},
+	{true, "cluster version=18 host_time_scale=101", "bad.scn:1: host_time_scale=101: must be a number greater than 0, at most 100"},
 	{true, "cluster version=16 io_combine_limit=128kB", "bad.scn:1: io_combine_limit=128kB: unrecognized configuration parameter in PostgreSQL 16 (added in 17)"},
 	{true, "cluster version=18 io_combine_limit=2MB", "bad.scn:1: io_combine_limit=2MB: outside the allowed range 1..128 (8kB..1MB)"},
 	{true, "cluster version=17 io_combine_limit=512kB", "bad.scn:1: io_combine_limit=512kB: outside the allowed range 1..32 (8kB..256kB) in PostgreSQL 17"},

@@ -99,6 +99,8 @@ type reference struct {
 	Reuses                int64   `json:"bulkread_reuses"`
 	Evictions             int64   `json:"bulkread_evictions"`
 	ExecutionMs           float64 `json:"execution_ms"`
+	BgwriterClean         int64   `json:"bgwriter_buffers_clean"`
+	BgwriterMaxWritten    int64   `json:"bgwriter_maxwritten_clean"`
 }
 
 func loadReference(t testing.TB) map[string]reference {

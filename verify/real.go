@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -616,12 +617,16 @@ func (r *runner) explain(ctx context.Context, st *step, sql string, after func(*
 // counters of the top plan node with the simulator's.
 func (r *runner) compareExplain(st *step, raw []byte) error {
 	var doc []struct {
-		Plan map[string]any `json:"Plan"`
+		Plan          map[string]any `json:"Plan"`
+		ExecutionTime float64        `json:"Execution Time"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil || len(doc) == 0 {
 		return fmt.Errorf("cannot read EXPLAIN's JSON: %v", err)
 	}
 	p := doc[0].Plan
+	simMs, _ := st.sim.(map[string]any)["time_ms"].(float64)
+	r.rep.add(st, ExecutionTimeFigure, int64(math.Round(simMs*1000)), int64(math.Round(doc[0].ExecutionTime*1000)),
+		Tol{Info: true, Why: "the host's speed: host_time_scale, pgbufsim host-scale"})
 	num := func(k string) int64 { f, _ := p[k].(float64); return int64(f) }
 	bt := r.bufTol("")
 	r.rep.add(st, "shared hit", simInt(st.sim, "shared_hit"), num("Shared Hit Blocks"), bt)
@@ -636,6 +641,9 @@ func (r *runner) compareExplain(st *step, raw []byte) error {
 	}
 	return nil
 }
+
+// ExecutionTimeFigure is the figure of EXPLAIN's Execution Time, in µs.
+const ExecutionTimeFigure = "execution time (µs)"
 
 func workersLaunched(p map[string]any) (int64, bool) {
 	if w, ok := p["Workers Launched"].(float64); ok {

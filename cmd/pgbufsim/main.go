@@ -12,6 +12,7 @@
 //	pgbufsim animate FILE.scn -o out.html
 //	pgbufsim diagnose PLAN.json [--buffercache FILE.csv] [--settings FILE] [--format text|json] [--scenarios DIR] [--no-simulate]
 //	pgbufsim catalog-profile --pgbin DIR [--append catalog/pgNN.go | --prunes]
+//	pgbufsim host-scale --pgbin DIR [--runs N] | --print-scenario
 //	pgbufsim help [settings | devices | commands]
 //
 // Before the command, --cpuprofile=DIR or --memprofile=DIR writes a CPU or
@@ -76,6 +77,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return animateCmd(args[1:], stdout, stderr)
 	case "catalog-profile":
 		return catalogCmd(ctx, args[1:], stdout, stderr)
+	case "host-scale":
+		return hostScaleCmd(ctx, args[1:], stdout, stderr)
 	case "replay":
 		return replayCmd(args[1:], stdout, stderr)
 	case "gentrace":
@@ -105,6 +108,7 @@ func usage(w io.Writer) {
 		"       pgbufsim plot FILE.scn -o out.svg|out.png [--seed=N]\n"+
 		"       pgbufsim animate FILE.scn -o out.html [--seed=N]\n"+
 		"       pgbufsim catalog-profile --pgbin DIR [--append catalog/pgNN.go | --prunes]\n"+
+		"       pgbufsim host-scale --pgbin DIR [--runs N] | --print-scenario\n"+
 		"       pgbufsim help [settings | devices | commands]\n"+
 		"Before the command: --cpuprofile=DIR or --memprofile=DIR (writes DIR/cpu.pprof or DIR/mem.pprof)")
 }
@@ -328,6 +332,42 @@ func verifyCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !rep.OK() {
 		return 1
 	}
+	return 0
+}
+
+// hostScaleCmd measures host_time_scale on a real server's host: the
+// calibration step's execution time there over the simulator's.
+func hostScaleCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("host-scale", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pgbin := fs.String("pgbin", "", "PostgreSQL's bin directory (pg_config --bindir)")
+	runs := fs.Int("runs", 3, "how many times to run the step on the server (each on a fresh cluster; the median is taken)")
+	printScn := fs.Bool("print-scenario", false, "print the calibration scenario instead of running it")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	const use = "pgbufsim host-scale --pgbin DIR [--runs N] | --print-scenario"
+	if fs.NArg() != 0 {
+		return usageError(stderr, "host-scale", fmt.Sprintf("takes no arguments, got %q", fs.Args()), use)
+	}
+	if *printScn {
+		fmt.Fprint(stdout, verify.HostScaleScenario)
+		return 0
+	}
+	if *pgbin == "" {
+		return usageError(stderr, "host-scale", "--pgbin DIR is missing (PostgreSQL's bin directory: pg_config --bindir)", use)
+	}
+	var progress io.Writer
+	if !*quiet {
+		progress = stderr
+	}
+	hs, err := verify.MeasureHostScale(ctx, *pgbin, *runs, progress)
+	if err != nil {
+		fmt.Fprintf(stderr, "pgbufsim host-scale: %v\n", err)
+		return 1
+	}
+	fmt.Fprint(stdout, hs.String())
 	return 0
 }
 

@@ -3,6 +3,8 @@
 package cost
 
 import (
+	"math"
+
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -77,4 +79,26 @@ var Default = Model{
 	WorkerStartNs:  3_000_000,
 	StatementNs:    200_000,
 	InterCommandNs: 500_000_000,
+}
+
+// Scaled is m on a host whose CPU and memory work takes f times as long:
+// every duration of work done by a process (pins, page and tuple handling,
+// checksums, copies into and out of the OS page cache, WAL record copying
+// and its writes into the page cache, system calls, worker start-up and a
+// statement's parse/plan) is multiplied by f. Left alone are what the host's
+// CPU does not decide: the device's fdatasync (FsyncNs; the device model
+// has its own latencies) and the client's pause between statements.
+// f is the host_time_scale setting; 1 is the host the figures above were
+// measured on.
+func (m Model) Scaled(f float64) Model {
+	if f == 1 {
+		return m
+	}
+	for _, v := range []*int64{&m.Buf.PinNs, &m.Buf.WritePageNs, &m.Buf.ChecksumNs, &m.Buf.ReadCallNs,
+		&m.Buf.ReadPageNs, &m.Buf.AdviseNs, &m.Buf.WritebackNs, &m.WAL.InsertNs, &m.WAL.CopyPsPerByte,
+		&m.WAL.WriteCallNs, &m.WAL.WritePageNs, &m.PageNs, &m.TupleNs, &m.TupleUnhintNs, &m.TupleAllVisNs,
+		&m.FetchNs, &m.InsertTupleNs, &m.WorkerStartNs, &m.StatementNs} {
+		*v = int64(math.Round(float64(*v) * f))
+	}
+	return m
 }

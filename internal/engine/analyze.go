@@ -73,7 +73,7 @@ func (c *Cluster) startAnalyze(be *bufmgr.Backend, rel *heap.Relation, cost *aut
 		}
 		j.sampled++
 		n := rel.Tuples(blk)
-		be.Now += costs.PageNs + int64(n)*costs.TupleUnhintNs
+		be.Now += c.costs.PageNs + int64(n)*c.costs.TupleUnhintNs
 		if n > 0 && rel.Flags(blk)&heap.PageHinted == 0 {
 			c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
 			rel.SetFlags(blk, heap.PageHinted)

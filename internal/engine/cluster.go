@@ -42,6 +42,7 @@ type Cluster struct {
 	sync      heap.SyncScans
 	rng       *pcg
 	seed      uint64
+	costs     CostModel // the cost model at host_time_scale (costs.go)
 	marks     map[string]mark
 	notices   []string
 	// forks maps (heap RelID, fork) to the fork's storage in the pool; forkOwner back.
@@ -90,7 +91,8 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	if err := s.CheckModelled(); err != nil {
 		return nil, err
 	}
-	w, err := wal.New(wal.Config{Version: s.Version, WalBuffers: s.WalBuffers(), Costs: walCosts(s)})
+	costs := costsFor(s)
+	w, err := wal.New(wal.Config{Version: s.Version, WalBuffers: s.WalBuffers(), Costs: walCosts(s, costs)})
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +122,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{S: s, pool: p, wal: w, storage: st, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
-		rng: newPCG(seed), seed: seed, marks: map[string]mark{},
+		rng: newPCG(seed), seed: seed, marks: map[string]mark{}, costs: costs,
 		cat: catpin.Pins{Version: s.Version, Hinted: map[int]bool{}, InitFileStale: true, PgClassHole: vacwal.PgClassHole(s.Version), PageHole: catalogPageHole}}
 	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
 	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).Pages+1, true)
@@ -136,7 +138,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	return c, nil
 }
 
-func walCosts(s *Settings) wal.Costs {
+func walCosts(s *Settings, costs CostModel) wal.Costs {
 	wc := costs.WAL
 	wc.WriterDelayNs = s.Int("wal_writer_delay")
 	wc.WriterFlushAft = s.Int("wal_writer_flush_after")
@@ -368,7 +370,7 @@ func (c *Cluster) beginStatement(kind catalogKind) (*bufmgr.Backend, error) {
 		return nil, err
 	}
 	c.stmtXid = kind == catalogInsert || kind == catalogCopy // an XID from its first row until endStatement
-	be.Now += costs.StatementNs
+	be.Now += c.costs.StatementNs
 	return be, nil
 }
 

@@ -37,7 +37,7 @@ func (c *Cluster) Command(name string, kind catalogKind, session bool, fn func()
 func (c *Cluster) Statement(name string, run func() (*StmtResult, error)) (*StmtResult, error) {
 	var res *StmtResult
 	err := c.Command(name, 0, false, func() error {
-		c.advanceTo(c.now + costs.InterCommandNs)
+		c.advanceTo(c.now + c.costs.InterCommandNs)
 		r, err := run()
 		if err != nil {
 			return err

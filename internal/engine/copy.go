@@ -127,7 +127,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 				}
 			}
 			lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
-			be.Now = now + int64(k)*costs.InsertTupleNs
+			be.Now = now + int64(k)*c.costs.InsertTupleNs
 			c.pool.SetPageLSN(b, lsn)
 			if vmInRecord {
 				c.pool.SetPageLSN(vmBuf, lsn)

@@ -14,14 +14,14 @@ import (
 
 // FetchTuple checks one fetched tuple (an index scan's, package indexscan's too): its fetch cost, and its hint bit.
 func (c *Cluster) FetchTuple(be *bufmgr.Backend, rel *heap.Relation, b pg.Buffer, blk pg.BlockNumber, hinted map[pg.BlockNumber]int) {
-	be.Now += costs.FetchNs
+	be.Now += c.costs.FetchNs
 	if rel.Flags(blk)&(heap.PageHinted|heap.PageAllVisible) == 0 {
 		if hinted[blk] == 0 {
 			c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
 		}
 		hinted[blk]++
-		be.Now += costs.TupleUnhintNs
+		be.Now += c.costs.TupleUnhintNs
 	} else {
-		be.Now += costs.TupleNs
+		be.Now += c.costs.TupleNs
 	}
 }

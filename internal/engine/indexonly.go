@@ -120,7 +120,7 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 				return true, err
 			}
 			defer c.pool.Unpin(be, lb)
-			be.Now += costs.PageNs
+			be.Now += c.costs.PageNs
 			lo, hi := ix.LeafEntries(leaf)
 			for e := lo; e < hi; e++ {
 				blk := ix.HeapBlockOf(e, tpp)
@@ -139,7 +139,7 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 					st.vmBlk = want
 				}
 				if st.vmBuf != pg.InvalidBuffer && rel.Flags(blk)&heap.PageAllVisible != 0 {
-					be.Now += costs.TupleAllVisNs
+					be.Now += c.costs.TupleAllVisNs
 					continue
 				}
 				heapFetches++
@@ -168,7 +168,7 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 	}
 	all := []*bufmgr.Backend{leader}
 	for i := 0; i < workers; i++ {
-		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, leader.Now+costs.WorkerStartNs)
+		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, leader.Now+c.costs.WorkerStartNs)
 		if err := c.touchCatalog(wb, catalogWorker); err != nil {
 			return nil, err
 		}

@@ -32,11 +32,7 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 		return nil, err
 	}
 	indexes := c.openIndexes(be, rel) // the table's indexes, each new row's entries (ExecOpenIndices)
-	rel.TargetBlock = pg.InvalidBlockNumber
-	bulk.Reserve(c.pool, rel, n)
-	if n := rel.NPages(); n > 0 {
-		rel.TargetBlock = pg.BlockNumber(n - 1)
-	}
+	bulk.Start(c.pool, rel, n)
 	p.step = func() (bool, error) {
 		if done == n {
 			return true, nil
@@ -94,10 +90,10 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 		if err := indexes.insert(); err != nil {
 			return true, err
 		}
-		be.Now += costs.InsertTupleNs
+		be.Now += c.costs.InsertTupleNs
 		k := int64(1)
 		if samePage {
-			k += bulk.InsertSamePage((*bgDue)(c), c.pool, c.wal, be, rel, blk, b, lsn, n-done-1, wal.HeapInsert(tlen, false, 0), costs.InsertTupleNs)
+			k += bulk.InsertSamePage((*bgDue)(c), c.pool, c.wal, be, rel, blk, b, lsn, n-done-1, wal.HeapInsert(tlen, false, 0), c.costs.InsertTupleNs)
 		}
 		done += k
 		c.rowChanges += k

@@ -93,14 +93,14 @@ func (c *Cluster) scanParticipant(be *bufmgr.Backend, ring *strategy.Ring, rel *
 func (c *Cluster) processPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber) {
 	n := int64(rel.Tuples(blk))
 	f := rel.Flags(blk)
-	be.Now += costs.PageNs
+	be.Now += c.costs.PageNs
 	switch {
 	case f&heap.PageAllVisible != 0:
-		be.Now += n * costs.TupleAllVisNs
+		be.Now += n * c.costs.TupleAllVisNs
 	case f&heap.PageHinted != 0:
-		be.Now += n * costs.TupleNs
+		be.Now += n * c.costs.TupleNs
 	default:
-		be.Now += n * costs.TupleUnhintNs
+		be.Now += n * c.costs.TupleUnhintNs
 		if n > 0 {
 			c.pool.MarkBufferDirtyHint(be, b, rel.Hole(blk))
 			rel.SetFlags(blk, heap.PageHinted)
@@ -207,7 +207,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	var all []*bufmgr.Backend
 	all = append(all, leader)
 	for i := 0; i < workers; i++ {
-		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, leader.Now+costs.WorkerStartNs)
+		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, leader.Now+c.costs.WorkerStartNs)
 		if err := c.touchCatalog(wb, catalogWorker); err != nil {
 			return nil, err
 		}

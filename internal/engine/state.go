@@ -30,8 +30,8 @@ func (c *Cluster) AfterCommand() { c.afterCommand() }
 // AdvanceTo lets background processes run up to time t, then sets the clock there.
 func (c *Cluster) AdvanceTo(t int64) { c.advanceTo(t) }
 
-// Pause is the client's pause before a command (costs.InterCommandNs).
-func (c *Cluster) Pause() { c.advanceTo(c.now + costs.InterCommandNs) }
+// Pause is the client's pause before a command (c.costs.InterCommandNs).
+func (c *Cluster) Pause() { c.advanceTo(c.now + c.costs.InterCommandNs) }
 
 // SetSettings puts new run-time settings in force (SET).
 func (c *Cluster) SetSettings(s *Settings) error {

@@ -280,8 +280,8 @@ func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation
 // vacPageEnv is the cluster's pieces for package vacpage (made once).
 func (c *Cluster) vacPageEnv() *vacpage.Env {
 	if c.vacEnv == nil {
-		c.vacEnv = &vacpage.Env{Pool: c.pool, WAL: c.wal, Version: c.S.Version, PageNs: costs.PageNs,
-			TupleUnhintNs: costs.TupleUnhintNs, NeedsImage: c.needsImage, NeedsBackup: c.xlogCheckBufferNeedsBackup, ImageHole: c.imageHole,
+		c.vacEnv = &vacpage.Env{Pool: c.pool, WAL: c.wal, Version: c.S.Version, PageNs: c.costs.PageNs,
+			TupleUnhintNs: c.costs.TupleUnhintNs, NeedsImage: c.needsImage, NeedsBackup: c.xlogCheckBufferNeedsBackup, ImageHole: c.imageHole,
 			ImageLen: func(be *bufmgr.Backend, t pg.BufferTag) int { return c.imageLen(be, t, 0) }}
 	}
 	return c.vacEnv

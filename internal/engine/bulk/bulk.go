@@ -76,10 +76,16 @@ func InsertSamePage(d Due, p *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *
 	return k
 }
 
-// Reserve makes room for the pages n rows of rel will fill (up to 2 TB's
-// worth at once) in its per-page state and the pool's, so that a large load
-// does not reallocate them page by page.
-func Reserve(p *bufmgr.Pool, rel *heap.Relation, n int64) {
+// Start is an INSERT's start on rel of n rows: the last page, if any, as
+// the target to try (RelationGetBufferForTuple, once the FSM found nothing),
+// and room for the pages the rows will fill (up to 2 TB's worth at once) in
+// the relation's per-page state and the pool's, so that a large load does
+// not reallocate them page by page.
+func Start(p *bufmgr.Pool, rel *heap.Relation, n int64) {
+	rel.TargetBlock = pg.InvalidBlockNumber
+	if np := rel.NPages(); np > 0 {
+		rel.TargetBlock = pg.BlockNumber(np - 1)
+	}
 	want := int64(rel.NPages()) + min(pg.DivCeil(n, int64(rel.Shape.TuplesPerPage())), 1<<28)
 	rel.ReservePages(int(want))
 	p.ReserveBlocks(rel.ID, int(want))

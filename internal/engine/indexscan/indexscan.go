@@ -36,7 +36,7 @@ func (c scan) indexScan(ix *nbtree.Index, from, to int64) (*engine.StmtResult, e
 		return nil, err
 	}
 	be.Buf, be.IOReadNs = saved, savedIO
-	be.Now += costs.StatementNs
+	be.Now += c.Costs().StatementNs
 	start := be.Now // EXPLAIN's Execution Time: from executor start
 	askFrom, askTo := from, to
 	cond := fmt.Sprintf("Index Cond: ((id >= %d) AND (id <= %d))", from, to)
@@ -84,7 +84,7 @@ func (c scan) indexScan(ix *nbtree.Index, from, to int64) (*engine.StmtResult, e
 						return nil, err
 					}
 					heapBlk = blk
-					be.Now += costs.PageNs
+					be.Now += c.Costs().PageNs
 				}
 				f := rel.Flags(blk)
 				if f&(heap.PageHinted|heap.PageAllVisible) == 0 {
@@ -92,9 +92,9 @@ func (c scan) indexScan(ix *nbtree.Index, from, to int64) (*engine.StmtResult, e
 						c.Pool().MarkBufferDirtyHint(be, heapBuf, rel.Hole(blk))
 					}
 					hintedHere[blk]++
-					be.Now += costs.TupleUnhintNs
+					be.Now += c.Costs().TupleUnhintNs
 				} else {
-					be.Now += costs.TupleNs
+					be.Now += c.Costs().TupleNs
 				}
 			}
 			unpinLeaf()
@@ -161,7 +161,7 @@ func (c scan) indexScanKey(ix *nbtree.Index, from, to, rows, pages int64, sorted
 			if err := c.ReadRelease(be, pg.BufferTag{Rel: ix.ID, Block: blk}); err != nil {
 				return nil, err
 			}
-			be.Now += costs.PageNs
+			be.Now += c.Costs().PageNs
 		}
 		// _bt_readpage moves right while the page's high key does not pass the
 		// last value; the leaves of positions lo..hi−1.
@@ -169,7 +169,7 @@ func (c scan) indexScanKey(ix *nbtree.Index, from, to, rows, pages int64, sorted
 			if err := c.ReadRelease(be, pg.BufferTag{Rel: ix.ID, Block: ix.Block(0, leaf)}); err != nil {
 				return nil, err
 			}
-			be.Now += costs.PageNs
+			be.Now += c.Costs().PageNs
 		}
 	}
 	kind := "Index Scan using " + ix.Name
@@ -308,9 +308,6 @@ func (c scan) bitmapHeapFetch(be *bufmgr.Backend, rel *heap.Relation, pages []pg
 
 // scan is the engine as the index scans use it.
 type scan struct{ *engine.Cluster }
-
-// costs is the cost model (engine.Costs), read once.
-var costs = engine.Costs()
 
 // Range is an Index Scan of an id index for ids from to to.
 func Range(c *engine.Cluster, ix *nbtree.Index, from, to int64) (*engine.StmtResult, error) {

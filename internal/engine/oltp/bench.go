@@ -26,8 +26,6 @@ import (
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
-var costs = engine.Costs()
-
 // Table names, as pgbench creates them.
 const (
 	Accounts = "pgbench_accounts"
@@ -361,7 +359,7 @@ func (s *session) plan(t *Table) error {
 func (s *session) scaleQuery() error {
 	s.b.xid++
 	s.xid, s.wrote = s.b.xid, false
-	s.be.Now += costs.StatementNs
+	s.be.Now += s.b.c.Costs().StatementNs
 	t := s.b.Branches
 	if err := s.plan(t); err != nil {
 		return err
@@ -388,7 +386,7 @@ func (s *session) seqScan(t *Table, onPage func(blk pg.BlockNumber) error) error
 			return err
 		}
 		s.hintPage(t, b, blk)
-		s.be.Now += costs.PageNs + int64(t.pages[blk].live+t.pages[blk].dead)*costs.TupleNs
+		s.be.Now += s.b.c.Costs().PageNs + int64(t.pages[blk].live+t.pages[blk].dead)*s.b.c.Costs().TupleNs
 		if onPage != nil {
 			if err := onPage(blk); err != nil {
 				s.unpin(b)
@@ -405,7 +403,7 @@ func (s *session) transaction(script Builtin, d Txn) error {
 	s.b.xid++
 	s.xid, s.wrote = s.b.xid, false
 	b := s.b
-	stmt := func() { s.be.Now += costs.StatementNs }
+	stmt := func() { s.be.Now += s.b.c.Costs().StatementNs }
 	if script == SelectOnly {
 		stmt()
 		if err := s.plan(b.Accounts); err != nil {
@@ -449,7 +447,7 @@ func (s *session) transaction(script Builtin, d Txn) error {
 // where that is cheaper (the small tables); then for the row found the
 // executor rereads it (table_tuple_fetch_row_version) and heap_update runs.
 func (s *session) updateBalance(t *Table, k, delta int64) error {
-	s.be.Now += costs.StatementNs
+	s.be.Now += s.b.c.Costs().StatementNs
 	if k < 1 || k > int64(len(t.rows)) {
 		return fmt.Errorf("pgbench: %s: key %d outside 1..%d", t.Name, k, len(t.rows))
 	}

@@ -75,7 +75,7 @@ func (s *session) lookup(t *Table, k int64, onLive func() error) error {
 				release()
 				return err
 			}
-			s.be.Now += costs.FetchNs
+			s.be.Now += s.b.c.Costs().FetchNs
 		}
 		if e.gone == 0 { // the row's current chain
 			s.hintRow(t, r, cur, blk)

@@ -1,0 +1,107 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// HostScaleScenario is the step host_time_scale is measured on: seed 000's
+// count(*) of a 32,768-page table after a checkpoint, with data checksums
+// off, in a 128MB pool that a hot table and four filler tables fill first.
+// Its work is what a scan does on every version — reads from the OS page
+// cache, each page's hint bits set (no WAL: checksums and wal_log_hints are
+// off), the ring's dirty buffers written and reused — so its time on a
+// server over its time in the simulator says how much longer the server's
+// host takes for the cost model's work (TestF000_13 has the PostgreSQL 18
+// reference runs' figure).
+const HostScaleScenario = `# host_time_scale's calibration step (pgbufsim host-scale).
+cluster shared_buffers=128MB data_checksums=off max_wal_size=8GB checkpoint_timeout=1h autovacuum=off bgwriter_lru_maxpages=0
+table big rows=131072 tuple_bytes=1832 autovacuum=off
+table hot rows=12000 tuple_bytes=1832 autovacuum=off
+table fill1 rows=12800 tuple_bytes=1832 autovacuum=off
+table fill2 rows=12800 tuple_bytes=1832 autovacuum=off
+table fill3 rows=12800 tuple_bytes=1832 autovacuum=off
+table fill4 rows=12800 tuple_bytes=1832 autovacuum=off
+insert big
+insert hot
+insert fill1
+insert fill2
+insert fill3
+insert fill4
+checkpoint
+evict all
+scan hot repeat=6
+scan fill1
+scan fill2
+scan fill3
+scan fill4
+scan big
+`
+
+// HostScale is a measurement of host_time_scale on a server's host.
+type HostScale struct {
+	Server string
+	Major  int
+	// SimMs is the simulator's execution time of the step at
+	// host_time_scale=1; RealMs the server's in each run, in order.
+	SimMs  float64
+	RealMs []float64
+	// Scale is the median of RealMs over SimMs.
+	Scale float64
+}
+
+// MeasureHostScale runs HostScaleScenario runs times on the server in bin
+// (each on a fresh cluster) and the simulator, and returns the host's scale.
+func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Writer) (*HostScale, error) {
+	if runs < 1 || runs > 99 {
+		return nil, fmt.Errorf("runs=%d: must be from 1 to 99", runs)
+	}
+	scanLine := strings.Count(HostScaleScenario, "\n") // the last line: scan big
+	hs := &HostScale{}
+	for i := range runs {
+		rep, err := Run(ctx, "host-scale.scn", HostScaleScenario, Options{PGBin: bin, Seed: 1})
+		if err != nil {
+			return nil, err
+		}
+		var sim, real int64 = -1, -1
+		for _, row := range rep.Rows {
+			if row.Line == scanLine && row.Figure == ExecutionTimeFigure {
+				sim, real = row.Sim, row.Real
+			}
+		}
+		if sim <= 0 || real <= 0 {
+			return nil, fmt.Errorf("run %d: no execution time for line %d (scan big) in the report", i+1, scanLine)
+		}
+		hs.Server, hs.Major, hs.SimMs = rep.Server, rep.Major, float64(sim)/1000
+		hs.RealMs = append(hs.RealMs, float64(real)/1000)
+		if progress != nil {
+			fmt.Fprintf(progress, "run %d: %.1f ms on the server, %.1f ms simulated\n", i+1, float64(real)/1000, float64(sim)/1000)
+		}
+	}
+	sorted := slices.Sorted(slices.Values(hs.RealMs))
+	med := sorted[len(sorted)/2]
+	if len(sorted)%2 == 0 {
+		med = (sorted[len(sorted)/2-1] + med) / 2
+	}
+	hs.Scale = math.Round(med/hs.SimMs*1000) / 1000
+	return hs, nil
+}
+
+// String is the measurement as the command prints it.
+func (h *HostScale) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "server: %s\n", h.Server)
+	fmt.Fprintf(&b, "step: seed 000's count(*) of 32,768 pages after a checkpoint, checksums off (pgbufsim host-scale --print-scenario)\n")
+	fmt.Fprintf(&b, "simulated at host_time_scale=1: %.3f ms\n", h.SimMs)
+	ms := make([]string, len(h.RealMs))
+	for i, v := range h.RealMs {
+		ms[i] = fmt.Sprintf("%.3f", v)
+	}
+	fmt.Fprintf(&b, "on the server: %s ms\n", strings.Join(ms, ", "))
+	fmt.Fprintf(&b, "host_time_scale=%g\n", h.Scale)
+	return b.String()
+}

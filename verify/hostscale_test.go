@@ -1,0 +1,89 @@
+//go:build verify
+
+package verify
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestHostScaleFlood measures host_time_scale on each suite server's host
+// (pgbufsim host-scale: the checksums-off scan of seed 000) and runs the
+// checksum ring flood (examples/ring-flood.scn, the background writer on, as
+// on a server) on both sides at that scale. The backends' written figure of
+// the flood scan is what the background writer (100 buffers a round, a
+// round per 200 ms) has not written first, so it follows the scan's
+// duration: verify judges it within 1% of shared_buffers, like every other
+// buffer count. It is the prediction of a step the scale was not measured
+// on (that step adds an FPI_FOR_HINT per page, the WAL writes and the ring's
+// rejections). The scan's execution time is reported, not judged: it
+// follows the load on the host while it runs. Only the scan's figures are
+// judged: the background writer's rounds between statements follow the
+// gaps between them, 500 ms of client pause before each statement in the
+// simulator and, on the server, however long verify's own queries take on
+// a host under load — the inserts' written figures (the background writer
+// cleans ahead of the next insert in the gap) and what it has cleaned by
+// the show commands after the scan move with them.
+//
+// On 15 the one scale does not carry over, and the test asserts the gap so
+// that closing it shows: 15's calibration step measured 1.4 on a 2-core
+// machine like CI's (248 ms against 176.7 simulated) while its flood
+// took 1,418–1,793 ms against the simulated 444 ms at scale 1 (4.1). The
+// flood is serialized on WALWriteLock in both (27,849 WAL writes on the
+// server by pg_stat_wal, 20 fdatasyncs against the simulator's 18): a write
+// cycle there takes ~50 µs against the model's 14. On 18 and 19 the
+// calibration step measures 2.1–2.9 because its reads go through the io
+// workers, whose hand-offs on a 2-core host the model does not price; that
+// the flood then agrees is two gaps of about the same size, not one host
+// factor (see the README's "host_time_scale" paragraph).
+func TestHostScaleFlood(t *testing.T) {
+	privateTmp(t)
+	src, err := os.ReadFile("../examples/ring-flood.scn")
+	require.NoError(t, err)
+	for _, major := range suiteVersions(t) {
+		t.Run(fmt.Sprintf("pg%d", major), func(t *testing.T) {
+			bin := pgBinFor(t, major)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			hs, err := MeasureHostScale(ctx, bin, 3, nil) // the median of 3: the host's load moves one run by ±20%
+			require.NoError(t, err)
+			require.Greater(t, hs.Scale, 0.0)
+			t.Logf("PostgreSQL %s: host_time_scale=%g (%v ms on the server, %.1f simulated)", hs.Server, hs.Scale, hs.RealMs, hs.SimMs)
+			scn := strings.Replace(string(src), "autovacuum=off\n", fmt.Sprintf("autovacuum=off host_time_scale=%g\n", hs.Scale), 1)
+			require.NotEqual(t, string(src), scn, "the example's cluster line ends in autovacuum=off")
+			if major < 16 { // no pg_stat_io
+				scn = strings.Replace(scn, "show io since=before\n", "", 1)
+			}
+			rep, err := Run(ctx, "ring-flood.scn", scn, Options{PGBin: bin, Seed: 1})
+			require.NoError(t, err)
+			line := 0
+			for i, l := range strings.Split(scn, "\n") {
+				if l == "scan big" {
+					line = i + 1
+				}
+			}
+			w := row(t, rep, line, "shared written")
+			ex := row(t, rep, line, ExecutionTimeFigure)
+			t.Logf("scan big: written %d simulated, %d on the server; %.1f ms simulated, %.1f on the server", w.Sim, w.Real, float64(ex.Sim)/1000, float64(ex.Real)/1000)
+			if major == 15 {
+				require.Less(t, 3*ex.Sim, 2*ex.Real, "the known gap on 15 (see above): the simulated flood takes less than 2/3 of the server's time at the calibrated scale (0.34 and 0.48 measured)")
+				return
+			}
+			require.True(t, w.Judged)
+			judged := 0
+			for _, r := range rep.Rows {
+				if r.Line == line {
+					require.True(t, r.OK, "line %d %s: %d simulated, %d on the server (%s)", r.Line, r.Figure, r.Sim, r.Real, r.Tolerance)
+					judged += map[bool]int{true: 1}[r.Judged]
+				}
+			}
+			require.GreaterOrEqual(t, judged, 7, "hit, read, dirtied, written, WAL records, FPI and bytes")
+		})
+	}
+}
