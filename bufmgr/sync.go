@@ -111,12 +111,15 @@ func (p *Pool) IssuePendingWritebacks(be *Backend, ctx strategy.Kind) {
 	if len(wb) == 0 {
 		return
 	}
-	slices.SortFunc(wb, func(a, c pg.BufferTag) int {
+	byTag := func(a, c pg.BufferTag) int {
 		if a.Rel != c.Rel {
 			return cmp.Compare(a.Rel, c.Rel)
 		}
 		return cmp.Compare(a.Block, c.Block)
-	})
+	}
+	if !slices.IsSortedFunc(wb, byTag) { // a checkpoint's writes come in tag order
+		slices.SortFunc(wb, byTag)
+	}
 	for i := 0; i < len(wb); {
 		start, n := wb[i], 1
 		j := i + 1

@@ -32,23 +32,16 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 		return nil, err
 	}
 	indexes := c.openIndexes(be, rel) // the table's indexes, each new row's entries (ExecOpenIndices)
-	rel.TargetBlock = pg.InvalidBlockNumber
-	// Room for the pages the rows will fill (up to 2 TB's worth at once), so
-	// that a large load does not reallocate its per-page state page by page.
-	tpp := int64(rel.Shape.TuplesPerPage())
-	want := int64(rel.NPages()) + min(pg.DivCeil(n, tpp), 1<<28)
-	rel.ReservePages(int(want))
-	c.pool.ReserveBlocks(rel.ID, int(want))
-	if n := rel.NPages(); n > 0 {
-		rel.TargetBlock = pg.BlockNumber(n - 1)
-	}
+	bulk.Start(c.pool, rel, n)
 	p.step = func() (bool, error) {
 		if done == n {
 			return true, nil
 		}
 		var b pg.Buffer
 		blk := rel.TargetBlock
-		if blk != pg.InvalidBlockNumber {
+		if blk != pg.InvalidBlockNumber && !rel.Fits(blk) && bulk.FullPage(c.pool, c.fork(rel, pg.FSMFork), be, rel, blk) {
+			blk = pg.InvalidBlockNumber // the full page's and the FSM's hits in one step
+		} else if blk != pg.InvalidBlockNumber {
 			var err error
 			b, _, err = c.pool.ReadBuffer(be, pg.BufferTag{Rel: rel.ID, Block: blk}, nil)
 			if err != nil {
@@ -87,15 +80,20 @@ func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error)
 		}
 		var lsn pg.LSN
 		lsn, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.HeapInsert(tlen, image, c.imageHole(be, image, b, rel.Hole(blk))), nfpi)
-		c.pool.SetPageLSN(b, lsn)
+		// With no index entry to make and no image for the next row, the
+		// page's next rows in one step, which sets the page LSN once.
+		samePage := len(indexes.indexes) == 0 && !c.needsImage(lsn)
+		if !samePage {
+			c.pool.SetPageLSN(b, lsn)
+		}
 		c.pool.Unpin(be, b)
 		if err := indexes.insert(); err != nil {
 			return true, err
 		}
 		be.Now += c.costs.InsertTupleNs
 		k := int64(1)
-		if len(indexes.indexes) == 0 && !c.needsImage(lsn) { // the page's next rows in one step
-			k += bulk.InsertSamePage((*bgDue)(c), c.pool, c.wal, be, rel, blk, b, n-done-1, wal.HeapInsert(tlen, false, 0), c.costs.InsertTupleNs)
+		if samePage {
+			k += bulk.InsertSamePage((*bgDue)(c), c.pool, c.wal, be, rel, blk, b, lsn, n-done-1, wal.HeapInsert(tlen, false, 0), c.costs.InsertTupleNs)
 		}
 		done += k
 		c.rowChanges += k
