@@ -28,6 +28,19 @@ func PgClassPages(v pg.Version) []PgClassPage {
 	return pgClass15
 }
 
+// PgClassFSMLeaf is the index in the version's pin profile of pg_class's
+// FSM leaf page (pg_class/1/2), whose fp_next_slot lives only in shared
+// buffers: evicted, it is read back with the value on disk.
+func PgClassFSMLeaf(v pg.Version) int {
+	switch {
+	case v >= 19:
+		return 165
+	case v >= 18:
+		return 214
+	}
+	return 184
+}
+
 // Measured on PostgreSQL 15.18 (Debian), 18beta1 and 19beta1 with the
 // database "postgres" of verify's setup: base/5/1259 and base/5/1259_fsm
 // (leaf page 2, fp_nodes[4095+k]); the FSM's fp_next_slot was 0 on all three.

@@ -30,6 +30,7 @@ func TestPgClassPagesProfile(t *testing.T) {
 			}
 		}
 		require.Len(t, names, For(v).Pages, "version %d", v)
+		require.Equal(t, "pg_class/1/2", names[PgClassFSMLeaf(v)], "version %d", v)
 		for k, p := range PgClassPages(v) {
 			require.Equal(t, fmt.Sprintf("pg_class/0/%d", k), names[p.Profile], "version %d page %d", v, k)
 			require.LessOrEqual(t, p.FSMCat, 255)

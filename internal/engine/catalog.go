@@ -46,10 +46,8 @@ func (c *Cluster) PruneCatalogAs(kind CatalogKind) {
 	c.finish([]*participant{{be: be}})
 }
 
-// PlaceRows writes the pg_class rows of the new table r (catpin.Pins.PlaceRows).
-// Outside a transaction block, a table with a TOAST table has its varlena
-// columns set to PLAIN storage next, by an ALTER TABLE in the same session
-// (as verify runs `table`), whose lookup hints the committed row.
+// PlaceRows writes the pg_class rows of the new table r (catpin.Pins.PlaceRows;
+// a table with a TOAST table is looked up after by verify's SET STORAGE PLAIN).
 func (c *Cluster) PlaceRows(r *heap.Relation) error {
 	return c.placeRows(r.ID, vacwal.PgClassRow(c.S.Version, r.Reloptions...), r.HasToast, r.HasToast)
 }

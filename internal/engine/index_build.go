@@ -97,6 +97,10 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) 
 	if w := computeParallelWorker(c.S, nblocks, int(c.S.Int("max_parallel_maintenance_workers"))); w > 0 {
 		// plan_create_index_workers would launch workers for the build scan.
 		res.Extra = append(res.Extra, fmt.Sprintf("notice: PostgreSQL would build this with %d parallel workers; the simulated build is serial", w))
+		// The parallel build's workers leave pg_class hinted (catpin.Pins.ScanPgClass).
+		if err := c.cat.ScanPgClass(c.pool, be); err != nil {
+			return nil, err
+		}
 	}
 	c.endStatement(be, true)
 	c.finish([]*participant{p})

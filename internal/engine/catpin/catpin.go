@@ -69,6 +69,10 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 	if kind != catalog.Worker && (!txn.Active || !*txn.Started) && p.Class != nil {
 		p.Class.SessionStart()
 	}
+	if p.On && p.Class != nil && pool.Lookup(pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(catalog.PgClassFSMLeaf(p.Version))}) == pg.InvalidBuffer {
+		// Checked before any session pins it again: every eviction is seen.
+		p.Class.FSMEvicted()
+	}
 	if !p.On {
 		p.LookUps = p.LookUps[:0]
 		return nil
@@ -202,6 +206,17 @@ func (p *Pins) Hint(pool *bufmgr.Pool, be *bufmgr.Backend, pages []int) error {
 		pool.Unpin(be, b)
 	}
 	return nil
+}
+
+// ScanPgClass is a heap scan of pg_class hinting every committed row. Measured
+// on 15 and 18 after a parallel CREATE INDEX (its workers' start scans
+// pg_class): every row is hinted, where after a serial build the TOAST rows
+// no lookup reached are not.
+func (p *Pins) ScanPgClass(pool *bufmgr.Pool, be *bufmgr.Backend) error {
+	if p.Class == nil {
+		return nil
+	}
+	return p.Hint(pool, be, p.Class.HeapScan())
 }
 
 // DirtyPgClass is DDL writing a row on pg_class's page k (its WAL is not

@@ -116,11 +116,17 @@ func (c *Class) SessionStart() {
 // the fp_next_slot it was last written with (the shutdown checkpoint wrote
 // it if it was dirtied).
 func (c *Class) Restart() {
+	c.FSMEvicted()
+	c.target = -1
+}
+
+// FSMEvicted: the FSM page left shared buffers (written first if dirty)
+// and will be read back with the fp_next_slot on disk.
+func (c *Class) FSMEvicted() {
 	if c.dirty {
 		c.onDisk = c.next
 	}
 	c.next, c.dirty = c.onDisk, false
-	c.target = -1
 }
 
 // Insert is heap_insert of key's row of tupLen bytes; it returns the page.
