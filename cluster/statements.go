@@ -486,6 +486,9 @@ func (c *Cluster) CreateTable(t TableSpec) (TableInfo, error) {
 		if r.Content == "" {
 			r.Content = "x"
 		}
+		if err := c.e.PlaceRows(r); err != nil {
+			return err
+		}
 		info = TableInfo{Name: name, Declared: rows, TupleBytes: shape.TupleLen, TuplesPerPage: shape.TuplesPerPage(), Hole: shape.Hole(shape.TuplesPerPage())}
 		return nil
 	})

@@ -48,7 +48,9 @@ func inFlight(n int) []string {
 			reqs = append(reqs, r)
 		}
 	}
-	reqs = append(reqs, []string{fmt.Sprintf("(other)/%d", catalog.For(18).Pages)})
+	// First the catalog page of the table's pg_class row: pg_class's page 0,
+	// the FSM's first page with room (fp_next_slot 0 after the setup).
+	reqs = append(reqs, []string{fmt.Sprintf("(other)/%d", catalog.PgClassPages(18)[0].Profile)})
 	run(0, 30)
 	run(31, 62)
 	run(63, 63)

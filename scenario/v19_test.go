@@ -121,12 +121,20 @@ scan s
 //   - VACUUM, 18: per page XLOG_HEAP2_VISIBLE 24 + VM ref (4 + 12 + 4) + heap
 //     ref (4 + 4, same relation, no image) + 2 + 5 = 59, the first with the new
 //     VM page's image (+5 + 8192), plus the pg_class inplace update with its
-//     image (3,195 on 18: 114 bytes of record, which carries the
-//     invalidations, and 5 + 8,192 − 5,116 of image; 4,795 on 19, whose
-//     pg_class page leaves a 3,516-byte hole): 100 × 59 + 8,197 + 3,195 =
-//     17,292 in 101 records.
+//     image (catalog_pins=off: the DDL's catalog writes are left out, so the
+//     page was never logged). t's row lies on pg_class's page 0 (the FSM's
+//     first page with room), whose 5,932 free bytes (18; 4,332 on 19) lost
+//     4 × 176 to t's row, its TOAST table's and index's rows and the
+//     reltoastrelid update (free line pointers reused): a hole of 5,228
+//     (3,628), so 114 bytes of record (it carries the invalidations) + 5 +
+//     8,192 − 5,228 = 3,083 on 18 and 4,683 on 19: 100 × 59 + 8,197 + 3,083
+//     = 17,180 in 101 records.
 //     19: XLOG_HEAP2_PRUNE_VACUUM_SCAN 24 + heap ref 20 (REGBUF_NO_IMAGE) + VM
-//     ref 8 + 2 + u16 flags 2 + conflict xid 4 = 60, + 4,795: 18,992, same records.
+//     ref 8 + 2 + u16 flags 2 + conflict xid 4 = 60, + 4,683: 18,880, same records.
+//   - vacuum u: u's rows went to pg_class's page 1 (the FSM's next slot),
+//     3,176 free on 18 (4,056 on 19) − 704 = 2,472 (3,352): the image is
+//     114 + 5 + 5,720 = 5,839 (4,959): 5,900 + 8,197 + 5,839 = 19,936
+//     (19: 6,000 + 8,197 + 4,959 = 19,156).
 //   - COPY FREEZE: 18 adds one VISIBLE (59) per page; 19 puts the VM page in
 //     the multi-insert record (+8): 51 bytes and one record a page less.
 //   - The first scan of s: in 18 no WAL. In 19 each page (20 bytes free, below
@@ -137,8 +145,8 @@ scan s
 //     all-visible: nothing.
 func TestV19VacuumCopyFreezeScanWALChecksumsOff(t *testing.T) {
 	w := v19WAL(t, v19Body, "off")
-	require.Equal(t, [2][2]int64{{17292, 101}, {18992, 101}}, w[3], "vacuum t")
-	require.Equal(t, [2][2]int64{{17292, 101}, {18992, 101}}, w[7], "vacuum u")
+	require.Equal(t, [2][2]int64{{17180, 101}, {18880, 101}}, w[3], "vacuum t")
+	require.Equal(t, [2][2]int64{{19936, 101}, {19156, 101}}, w[7], "vacuum u")
 	require.Equal(t, w[10][0][0]-100*51, w[10][1][0], "copy freeze bytes")
 	require.Equal(t, w[10][0][1]-100, w[10][1][1], "copy freeze records")
 	require.Equal(t, [2][2]int64{{0, 0}, {14197, 100}}, w[15], "first scan")
@@ -152,17 +160,17 @@ func TestV19VacuumCopyFreezeScanWALChecksumsOff(t *testing.T) {
 //     FPI_FOR_HINT (8,241 − 24 = 8,217), which makes 16+ freeze the page. 18:
 //   - PRUNE_VACUUM_SCAN with one freeze plan (24 + 20 + 2 + 6 + 4 + 12 + 2×4
 //     = 76: the plans' header is offsetof(xlhp_freeze_plans, plans) = 4) +
-//     VISIBLE (59): 100 × (8,217 + 76 + 59) + 8,197 + 3,195 = 846,592 in
-//     301 records. 19: one PRUNE_VACUUM_SCAN with the plan and the VM
-//     (24 + 20 + 24 + 8 + 2 + 2 + 4 = 84): 100 × (8,217 + 84) + 8,197 + 4,795 =
-//     843,092 in 201.
+//     VISIBLE (59): 100 × (8,217 + 76 + 59) + 8,197 + 5,839 (u's pg_class
+//     image, above) = 849,236 in 301 records. 19: one PRUNE_VACUUM_SCAN with
+//     the plan and the VM (24 + 20 + 24 + 8 + 2 + 2 + 4 = 84): 100 × (8,217 +
+//     84) + 8,197 + 4,959 = 843,256 in 201.
 //   - The first scan of s (loaded after the checkpoint: no hint images):
 //     as with checksums off in 19, the heap page registered REGBUF_STANDARD
 //     needing no image: 14,197.
 func TestV19VacuumScanWALChecksumsOn(t *testing.T) {
 	w := v19WAL(t, v19Body, "on")
-	require.Equal(t, [2][2]int64{{17292, 101}, {18992, 101}}, w[3], "vacuum t")
-	require.Equal(t, [2][2]int64{{846592, 301}, {843092, 201}}, w[7], "vacuum u")
+	require.Equal(t, [2][2]int64{{17180, 101}, {18880, 101}}, w[3], "vacuum t")
+	require.Equal(t, [2][2]int64{{849236, 301}, {843256, 201}}, w[7], "vacuum u")
 	require.Equal(t, [2][2]int64{{0, 0}, {14197, 100}}, w[15], "first scan")
 }
 
@@ -230,13 +238,13 @@ func TestV19Examples(t *testing.T) {
 // not freeze, but its XLOG_HEAP2_VISIBLE registers the heap page with an
 // image under checksums (log_heap_visible; verify/testdata/suite/20-*): per
 // page 59 + 5 + (8,192 − 24) = 8,232, so 823,200 + the VM image 8,197 +
-// pg_class 3,195 = 834,592 bytes. 19 freezes, and the frozen page goes in as
-// an image: per page 24 + 20 + 5 + (8,192 − 24) + VM ref 8 + 2 + 2 + 4 =
-// 8,233, so 823,300 + 8,197 + 4,795 (19's pg_class image) = 836,292 bytes,
-// every page all-frozen.
+// pg_class 3,083 (TestV19VacuumCopyFreezeScanWALChecksumsOff) = 834,480
+// bytes. 19 freezes, and the frozen page goes in as an image: per page 24 +
+// 20 + 5 + (8,192 − 24) + VM ref 8 + 2 + 2 + 4 = 8,233, so 823,300 + 8,197 +
+// 4,683 (19's pg_class image) = 836,180 bytes, every page all-frozen.
 func TestV19VacuumFreezesOnPruneXid(t *testing.T) {
 	w := v19WAL(t, "table t pages=100 tuples_per_page=4\ninsert t\nanalyze t\ncheckpoint\nvacuum t\n", "on")
-	require.Equal(t, [2][2]int64{{834592, 101}, {836292, 101}}, w[5])
+	require.Equal(t, [2][2]int64{{834480, 101}, {836180, 101}}, w[5])
 }
 
 // TRUNCATE in 19 (InvalidateBuffer without StrategyFreeBuffer, which 19 no

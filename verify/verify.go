@@ -133,8 +133,12 @@ func Run(ctx context.Context, name, src string, o Options) (rep *Report, err err
 		if cerr := srv.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("stopping the server: %w", cerr)
 		}
-		if o.Keep && srv.Root != "" {
+		switch {
+		case !o.Keep || srv.Root == "":
+		case rep != nil:
 			rep.Notes = append(rep.Notes, "kept the stopped cluster in "+srv.Root)
+		case err != nil: // a step failed: no report to carry the note
+			err = fmt.Errorf("%w (kept the stopped cluster in %s)", err, srv.Root)
 		}
 	}()
 	for i := range steps {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
 
 	"github.com/pgbufsim/pgbufsim/heap"
@@ -22,7 +23,7 @@ import (
 // new relpages and reltuples in place. (The pg_statistic rows it writes are
 // catalog work the model leaves out.)
 func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
-	be, err := c.beginStatement(catalogVacuum)
+	be, err := c.beginStatement(catalog.Vacuum)
 	if err != nil {
 		return nil, err
 	}

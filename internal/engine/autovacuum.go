@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
 	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
@@ -22,7 +23,7 @@ func (h avHost) Tables() []*heap.Relation { return h.c.sortedRels() }
 func (h avHost) StartWorker(t int64) (*bufmgr.Backend, error) {
 	be := bufmgr.NewBackend(bufmgr.Autovacuum, t)
 	h.c.cat.On = h.c.S.Bool("catalog_pins")
-	return be, h.c.cat.Touch(h.c.pool, h.c.wal, be, catalogVacuum, catpin.Txn{Started: new(bool), FoldWAL: h.c.foldWAL})
+	return be, h.c.cat.Touch(h.c.pool, h.c.wal, be, catalog.Vacuum, catpin.Txn{Started: new(bool), FoldWAL: h.c.foldWAL})
 }
 
 func (h avHost) EndWorker(be *bufmgr.Backend) { h.c.foldWAL(be) }

@@ -3,24 +3,10 @@ package engine
 import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/catalog"
+	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
 	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
-)
-
-// The measured profiles live in package catalog; the engine's names for them.
-type catalogKind = catalog.Kind
-
-const (
-	catalogSession     = catalog.Session
-	catalogScan        = catalog.Scan
-	catalogInsert      = catalog.Insert
-	catalogVacuum      = catalog.Vacuum
-	catalogCheckpoint  = catalog.Checkpoint
-	catalogBuffercache = catalog.Buffercache
-	catalogTable       = catalog.Table
-	catalogCopy        = catalog.Copy
-	catalogWorker      = catalog.Worker
 )
 
 // catalogFor is the profile the version runs with (catalog.For).
@@ -28,7 +14,7 @@ func catalogFor(v pg.Version) *catalog.Profile { return catalog.For(v) }
 
 // touchCatalog pins and releases the catalog pages of a session doing kind
 // (catpin.Pins.Touch).
-func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalogKind) error {
+func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalog.Kind) error {
 	c.cat.On = c.S.Bool("catalog_pins")
 	before := c.wal.InsertLSN()
 	err := c.cat.Touch(c.pool, c.wal, be, kind, c.catTxn())
@@ -60,6 +46,20 @@ func (c *Cluster) PruneCatalogAs(kind CatalogKind) {
 	c.finish([]*participant{{be: be}})
 }
 
+// PlaceRows writes the pg_class rows of the new table r (catpin.Pins.PlaceRows;
+// a table with a TOAST table is looked up after by verify's SET STORAGE PLAIN).
+func (c *Cluster) PlaceRows(r *heap.Relation) error {
+	return c.placeRows(r.ID, vacwal.PgClassRow(c.S.Version, r.Reloptions...), r.HasToast, r.HasToast)
+}
+
+// placeRows writes a new relation's pg_class rows (catpin.Pins.PlaceRows).
+func (c *Cluster) placeRows(id pg.RelID, rowData int, toast, lookAfter bool) error {
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
+	err := c.cat.PlaceRows(c.pool, c.wal, be, id, rowData, vacwal.PgClassRow(c.S.Version), toast, lookAfter && !c.txn.active)
+	c.finish([]*participant{{be: be}})
+	return err
+}
+
 // xlogCheckBufferNeedsBackup is XLogCheckBufferNeedsBackup (xloginsert.c)
 // for a page last logged at lsn, with the process's own doPageWrites, false
 // until its first WAL record: a parallel worker's first dirty page needs no
@@ -74,14 +74,14 @@ func (c *Cluster) xlogCheckBufferNeedsBackup(be *bufmgr.Backend, lsn pg.LSN) boo
 // page, which the model pins itself.
 func (c *Cluster) vacuumWindowPins(be *bufmgr.Backend) error {
 	prof := catalogFor(c.S.Version)
-	return c.cat.Window(c.pool, be, catalogVacuum, prof.VacuumWindowHits-1)
+	return c.cat.Window(c.pool, be, catalog.Vacuum, prof.VacuumWindowHits-1)
 }
 
 // indexInsertPins pins, inside the statement, the catalog pages of a
 // session's first index insertion (the btree's support functions looked up).
 func (c *Cluster) indexInsertPins(be *bufmgr.Backend) error {
 	prof := catalogFor(c.S.Version)
-	return c.cat.Window(c.pool, be, catalogInsert, prof.IndexInsertHits)
+	return c.cat.Window(c.pool, be, catalog.Insert, prof.IndexInsertHits)
 }
 
 // catalogPageHole is the free space an image of a catalog page leaves out:

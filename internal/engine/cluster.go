@@ -5,13 +5,14 @@ import (
 	"sort"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/freespace"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/bgproc"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
 	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
+	"github.com/pgbufsim/pgbufsim/internal/engine/pgclass"
 	"github.com/pgbufsim/pgbufsim/internal/engine/vacpage"
-	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -123,7 +124,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	}
 	c := &Cluster{S: s, pool: p, wal: w, storage: st, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
 		rng: newPCG(seed), seed: seed, marks: map[string]mark{}, costs: costs,
-		cat: catpin.Pins{Version: s.Version, Hinted: map[int]bool{}, InitFileStale: true, PgClassHole: vacwal.PgClassHole(s.Version), PageHole: catalogPageHole}}
+		cat: catpin.Pins{Version: s.Version, Hinted: map[int]bool{}, InitFileStale: true, PageHole: catalogPageHole, Class: pgclass.New(s.Version)}}
 	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
 	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).Pages+1, true)
 	// initdb wrote the catalog: its pages are in the page cache.
@@ -364,19 +365,19 @@ func (c *Cluster) statWAL() wal.Usage {
 // beginStatement starts a statement in a new client session: its catalog
 // pins (connection, planning, executor start), then the statement's fixed
 // parse/plan/start cost.
-func (c *Cluster) beginStatement(kind catalogKind) (*bufmgr.Backend, error) {
+func (c *Cluster) beginStatement(kind catalog.Kind) (*bufmgr.Backend, error) {
 	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
 	if err := c.touchCatalog(be, kind); err != nil {
 		return nil, err
 	}
-	c.stmtXid = kind == catalogInsert || kind == catalogCopy // an XID from its first row until endStatement
+	c.stmtXid = kind == catalog.Insert || kind == catalog.Copy // an XID from its first row until endStatement
 	be.Now += c.costs.StatementNs
 	return be, nil
 }
 
 // session is a client session that only pins catalog pages (a utility
 // command, or a query of statistics).
-func (c *Cluster) session(kind catalogKind) error {
+func (c *Cluster) session(kind catalog.Kind) error {
 	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
 	if err := c.touchCatalog(be, kind); err != nil {
 		return err

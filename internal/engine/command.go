@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/heap"
 )
 
@@ -13,7 +14,7 @@ var ErrDown = errors.New("the server is down after the crash (run recover first)
 // Command runs one client command: the down check, the session that pins
 // only catalog pages (kind, when session), fn, then the after-command
 // bookkeeping (a crash that fired during it, a WAL error).
-func (c *Cluster) Command(name string, kind catalogKind, session bool, fn func() error) error {
+func (c *Cluster) Command(name string, kind catalog.Kind, session bool, fn func() error) error {
 	if session {
 		// The session starts before anything is checked, as a client connects
 		// before its command is parsed.
@@ -54,6 +55,10 @@ func (c *Cluster) TableNamed(name string) (*heap.Relation, error) {
 	r, ok := c.byName[name]
 	if !ok {
 		return nil, fmt.Errorf("relation %q does not exist", name)
+	}
+	c.cat.LookUpNext(r.ID) // the session looks up the table's pg_class row and its indexes'
+	for _, ix := range c.sortedIndexes(r) {
+		c.cat.LookUpNext(ix.ID)
 	}
 	return r, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine/bulk"
 	"github.com/pgbufsim/pgbufsim/internal/engine/bulkext"
@@ -28,7 +29,7 @@ func (c *Cluster) copyFrom(rel *heap.Relation, n int64, freeze bool) (*StmtResul
 	if freeze && !c.txn.created[rel.ID] {
 		return nil, fmt.Errorf("copy %s freeze: %s", rel.Name, heap.ErrCopyFreeze)
 	}
-	be, err := c.beginStatement(catalogCopy)
+	be, err := c.beginStatement(catalog.Copy)
 	if err != nil {
 		return nil, err
 	}

@@ -165,6 +165,7 @@ func (c *Cluster) CrashAfterWrites(n int64) error {
 // remembered while it is off, and a crash armed by CrashAfterWrites that
 // fired during the command.
 func (c *Cluster) afterCommand() {
+	c.cat.LookUps = c.cat.LookUps[:0]
 	c.av.Publish(c.rels[1:], c.txn.active, c.now) // pgstat's flush as the session ends
 	fpw := c.S.Bool("full_page_writes")
 	if !fpw {
@@ -227,6 +228,7 @@ func (c *Cluster) Recover() (*RecoveryReport, error) {
 	c.wal.Recovered(cs.walEnd)
 	c.sync = heap.SyncScans{}
 	c.cat.InitFileStale = true
+	c.cat.Class.Restart()
 	c.txn = transaction{} // a transaction open at the crash never committed
 	cs.down, cs.recovered = false, true
 	c.ckpt.Start(c.now) // the checkpoint under way at the crash died with the server

@@ -3,7 +3,9 @@ package engine
 import (
 	"fmt"
 
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
@@ -14,7 +16,7 @@ import (
 // NBuffers/4, hint bits set on every tuple it checks), then the index pages
 // nbtree lays out written and logged page by page (nbtsort.c).
 func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) (*StmtResult, error) {
-	be, err := c.beginStatement(catalogTable)
+	be, err := c.beginStatement(catalog.Table)
 	if err != nil {
 		return nil, err
 	}
@@ -48,6 +50,12 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) 
 	c.pool.CreateRel(id, 0, true)
 	c.pool.ExtendOnDisk(be.Now, id, ix.Pages())
 	c.indexOwner(id, ix)
+	// index_create's heap_create_with_catalog: the index's pg_class row,
+	// looked up after the commit by the session's query of its size (as
+	// verify runs `index`).
+	if err := c.placeRows(id, vacwal.PgClassRow(c.S.Version), false, true); err != nil {
+		return nil, err
+	}
 	// _bt_blwritepage: every page logged as it is written, the metapage last.
 	for blk, hole := range ix.BuildPages() {
 		tag := pg.BufferTag{Rel: id, Block: blk}
@@ -89,6 +97,10 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) 
 	if w := computeParallelWorker(c.S, nblocks, int(c.S.Int("max_parallel_maintenance_workers"))); w > 0 {
 		// plan_create_index_workers would launch workers for the build scan.
 		res.Extra = append(res.Extra, fmt.Sprintf("notice: PostgreSQL would build this with %d parallel workers; the simulated build is serial", w))
+		// The parallel build's workers leave pg_class hinted (catpin.Pins.ScanPgClass).
+		if err := c.cat.ScanPgClass(c.pool, be); err != nil {
+			return nil, err
+		}
 	}
 	c.endStatement(be, true)
 	c.finish([]*participant{p})

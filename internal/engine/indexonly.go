@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -169,7 +170,7 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 	all := []*bufmgr.Backend{leader}
 	for i := 0; i < workers; i++ {
 		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, leader.Now+c.costs.WorkerStartNs)
-		if err := c.touchCatalog(wb, catalogWorker); err != nil {
+		if err := c.touchCatalog(wb, catalog.Worker); err != nil {
 			return nil, err
 		}
 		all = append(all, wb)

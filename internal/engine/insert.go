@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine/bulk"
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -18,7 +19,7 @@ import (
 // tuple, so no image); a page last logged before the redo pointer gets a
 // full-page image. The commit record is flushed (synchronous commit).
 func (c *Cluster) insertSelect(rel *heap.Relation, n int64) (*StmtResult, error) {
-	be, err := c.beginStatement(catalogInsert)
+	be, err := c.beginStatement(catalog.Insert)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/planner"
@@ -111,7 +112,7 @@ func (c *Cluster) processPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relatio
 // seqScan runs SELECT count(*) FROM rel.
 func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	s := c.S
-	leader, err := c.beginStatement(catalogScan)
+	leader, err := c.beginStatement(catalog.Scan)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +209,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	all = append(all, leader)
 	for i := 0; i < workers; i++ {
 		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, leader.Now+c.costs.WorkerStartNs)
-		if err := c.touchCatalog(wb, catalogWorker); err != nil {
+		if err := c.touchCatalog(wb, catalog.Worker); err != nil {
 			return nil, err
 		}
 		all = append(all, wb)

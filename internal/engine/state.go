@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/bgproc"
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -96,6 +97,7 @@ func (c *Cluster) Restart() error {
 	c.av.Reset(c.now)
 	c.sync = heap.SyncScans{}
 	c.cat.InitFileStale = true
+	c.cat.Class.Restart()
 	return nil
 }
 
@@ -186,14 +188,14 @@ func (c *Cluster) EvictRelation(r *heap.Relation) (*StmtResult, error) { return 
 func (c *Cluster) Session(kind CatalogKind) error { return c.session(kind) }
 
 // CatalogKind is what a session does, for its catalog pins.
-type CatalogKind = catalogKind
+type CatalogKind = catalog.Kind
 
 // Sessions whose catalog pins the public commands make.
 const (
-	SessionPlain       = catalogSession
-	SessionCheckpoint  = catalogCheckpoint
-	SessionTable       = catalogTable
-	SessionBuffercache = catalogBuffercache
+	SessionPlain       = catalog.Session
+	SessionCheckpoint  = catalog.Checkpoint
+	SessionTable       = catalog.Table
+	SessionBuffercache = catalog.Buffercache
 )
 
 // QuerySession runs a query's session: its catalog pins as a statement of
@@ -286,7 +288,7 @@ func (c *Cluster) ClientEvictions() int64 {
 func (c *Cluster) Seed() uint64 { return c.seed }
 
 // SessionScan is a SELECT's session.
-const SessionScan = catalogScan
+const SessionScan = catalog.Scan
 
 // TouchCatalog pins a session's catalog pages for be (see touchCatalog).
 func (c *Cluster) TouchCatalog(be *bufmgr.Backend, kind CatalogKind) error {

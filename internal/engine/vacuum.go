@@ -4,8 +4,10 @@ import (
 	"fmt"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
+	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
+	"github.com/pgbufsim/pgbufsim/internal/engine/pgclass"
 	"github.com/pgbufsim/pgbufsim/internal/engine/vacpage"
 	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -22,7 +24,7 @@ import (
 // the visibility map with XLOG_HEAP2_VISIBLE. Afterwards pg_class.reltuples
 // and relpages are known, which changes the planner's choices.
 func (c *Cluster) vacuum(rel *heap.Relation, freeze bool) (*StmtResult, error) {
-	be, err := c.beginStatement(catalogVacuum)
+	be, err := c.beginStatement(catalog.Vacuum)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +175,7 @@ func (j *vacJob) end() (*StmtResult, error) {
 	if err := c.vacuumCleanupIndexes(be, rel); err != nil {
 		return nil, err
 	}
-	tuples := vacEstimateReltuples(rel, j.nblocks, j.scanned, j.scannedTuples)
+	tuples := vacwal.EstimateReltuples(rel.RelPages, rel.RelTuples, j.nblocks, j.scanned, j.scannedTuples)
 	relPages, tookXID, err := c.vacuumTruncate(be, rel, j.ring, j.nblocks, j.nonempty)
 	if err != nil {
 		return nil, err
@@ -190,15 +192,21 @@ func (j *vacJob) end() (*StmtResult, error) {
 	// (not by autovacuum: without VACOPT_PROCESS_TOAST it is a table of its own).
 	c.vacuumXactEnd(be, tookXID)
 	if rel.HasToast && !j.auto {
+		if err := c.cat.VacuumHints(c.pool, be, rel.ID, true); err != nil {
+			return nil, err
+		}
 		// The empty TOAST relation: its row changes the first time (reltuples
 		// −1 → 0), later only when relfrozenxid can advance past new XIDs.
 		if !rel.ToastVacuumed || rel.ToastFrozenAt != c.xids {
 			rel.ToastVacuumed, rel.ToastFrozenAt = true, c.xids
-			if err := c.inplaceUpdatePgClass(be); err != nil {
+			if err := c.inplacePgClassRow(be, pgclass.Key{Rel: rel.ID, Kind: pgclass.Toast}, vacwal.PgClassRow(c.S.Version)); err != nil {
 				return nil, err
 			}
 		}
 		be.Now, _ = c.insertRecord(be.Now, &be.WAL, vacwal.StandbyInvalidationsLen)
+	}
+	if err := c.cat.VacuumHints(c.pool, be, rel.ID, false); err != nil { // vac_update_datfrozenxid
+		return nil, err
 	}
 	c.av.Vacuumed(rel.ID, j.auto, be.Now)
 	return res, nil
@@ -211,11 +219,6 @@ func (c *Cluster) asyncCommit(records int64, t int64) {
 	if records > 0 && c.wal.SetAsyncXactLSN(c.wal.InsertLSN()) {
 		c.wakeWalWriter(t)
 	}
-}
-
-// vacEstimateReltuples is vacwal.EstimateReltuples with pg_class's old figures.
-func vacEstimateReltuples(rel *heap.Relation, total, scanned, scannedTuples int) float64 {
-	return vacwal.EstimateReltuples(rel.RelPages, rel.RelTuples, total, scanned, scannedTuples)
 }
 
 // vacUpdateRelstats is vac_update_relstats: the new relpages, reltuples and
@@ -236,41 +239,13 @@ func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblo
 	if !dirty {
 		return nil
 	}
-	return c.inplacePgClassRow(be, pgClassRowOf(c.S.Version, rel))
+	return c.inplacePgClassRow(be, pgclass.Key{Rel: rel.ID}, vacwal.PgClassRow(c.S.Version, rel.Reloptions...))
 }
 
-// pgClassRowOf is the length of rel's pg_class row data, with its reloptions.
-func pgClassRowOf(v pg.Version, rel *heap.Relation) int {
-	return vacwal.PgClassRow(v, rel.Reloptions...)
-}
-
-// inplaceUpdatePgClass is heap_inplace_update of a table's pg_class row: the
-// pg_class page is pinned and dirtied, and XLOG_HEAP_INPLACE registers it
-// (REGBUF_STANDARD: an image, without the row data, when the page was last
-// logged before the redo pointer). The simulated catalog keeps the user
-// tables' rows on one page, just past the pinned catalog pages.
-func (c *Cluster) inplaceUpdatePgClass(be *bufmgr.Backend) error {
-	return c.inplacePgClassRow(be, vacwal.PgClassRow(c.S.Version))
-}
-
-// inplacePgClassRow is inplaceUpdatePgClass of a row of rowData bytes.
-func (c *Cluster) inplacePgClassRow(be *bufmgr.Backend, rowData int) error {
-	blk := pg.BlockNumber(catalogFor(c.S.Version).Pages)
-	b, _, err := c.pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
-	if err != nil {
-		return err
-	}
-	c.pool.MarkBufferDirty(be, b)
-	image := c.needsImage(c.pool.BufferLSN(b))
-	size, nfpi := vacwal.InplaceLen(c.S.Version, image, rowData), 0
-	if image {
-		nfpi = 1
-	}
-	lsn, now := c.wal.Insert(be.Now, &be.WAL, size, nfpi)
-	be.Now = now
-	c.pool.SetPageLSN(b, lsn)
-	c.pool.Unpin(be, b)
-	return nil
+// inplacePgClassRow is heap_inplace_update of key's pg_class row of rowData
+// bytes (catpin.Pins.Inplace).
+func (c *Cluster) inplacePgClassRow(be *bufmgr.Backend, key pgclass.Key, rowData int) error {
+	return c.cat.Inplace(c.pool, c.wal, be, key, rowData, c.needsImage)
 }
 
 func (c *Cluster) vacuumPage(be *bufmgr.Backend, b pg.Buffer, rel *heap.Relation, blk pg.BlockNumber, freeze bool, vmBuf pg.Buffer) {

@@ -11,6 +11,8 @@ package catpin
 import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/catalog"
+	"github.com/pgbufsim/pgbufsim/internal/engine/pgclass"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -24,13 +26,12 @@ type Pins struct {
 	Hinted map[int]bool
 	// TablesCreated counts CREATE TABLEs, whose catalog rows spread onto new pages.
 	TablesCreated int
-	// PgClassUnhinted: DDL left tuples on the pg_class rows page that only a heap scan of pg_class hints.
-	PgClassUnhinted bool
+	// Class is pg_class's pages: where the scenario's rows lie.
+	Class *pgclass.Class
 	// InitFileStale: no session has rebuilt the relcache init file since the server started.
 	InitFileStale bool
-	// PgClassHole and PageHole are the image holes of the pg_class rows
-	// page and of another catalog page.
-	PgClassHole, PageHole int
+	// PageHole is the image hole of a catalog page not modelled page by page.
+	PageHole int
 	// FreshSetup: the catalogs are as verify's setup leaves them (extensions
 	// just created, their dead pg_proc tuples not pruned yet); only then do
 	// sessions prune (catalog.Profile.Prunes). A cluster whose extensions
@@ -38,6 +39,9 @@ type Pins struct {
 	FreshSetup bool
 	// Pruned: catalog pages (catalog.Prune.Page) a session has pruned on access.
 	Pruned map[string]bool
+	// LookUps: the pg_class rows the next session looks up (the relations
+	// its command names), hinted as it starts (pgclass.Class.LookUp).
+	LookUps []pgclass.Key
 }
 
 // Txn is what the session's transaction block means for its pins: in a
@@ -62,7 +66,15 @@ type Txn struct {
 // it is the first to hint (MarkBufferDirtyHint: an image when hints are
 // WAL-logged), which happens once.
 func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind catalog.Kind, txn Txn) error {
+	if kind != catalog.Worker && (!txn.Active || !*txn.Started) && p.Class != nil {
+		p.Class.SessionStart()
+	}
+	if p.On && p.Class != nil && pool.Lookup(pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(catalog.PgClassFSMLeaf(p.Version))}) == pg.InvalidBuffer {
+		// Checked before any session pins it again: every eviction is seen.
+		p.Class.FSMEvicted()
+	}
 	if !p.On {
+		p.LookUps = p.LookUps[:0]
 		return nil
 	}
 	saved, savedWAL, savedIO := be.Buf, be.WAL, be.IOReadNs
@@ -105,7 +117,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 			if err != nil {
 				return err
 			}
-			if pin.Dirty && k == 0 {
+			if pin.Dirty && k == 0 && !p.isPgClass(blk) {
 				if kind == catalog.Table {
 					pool.MarkBufferDirty(be, b)
 					pool.SetPageLSN(b, w.InsertLSN())
@@ -121,8 +133,6 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		p.prune(pool, w, be, catalog.First, txn.FullPageWrites)
 	}
 	p.prune(pool, w, be, pruneKind, txn.FullPageWrites)
-	// The page holding the scenario's pg_class rows (one past the profile's pages).
-	rowsPage := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(prof.Pages)}
 	switch {
 	case kind == catalog.Table:
 		// The catalog pages this table's rows land on beyond the profile's.
@@ -131,32 +141,101 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 			if int(blk) >= pool.NBlocks(pg.CatalogRel) {
 				pool.ExtendOnDisk(be.Now, pg.CatalogRel, int(blk)+1)
 			}
-			b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
-			if err != nil {
+			if err := p.dirty(pool, w, be, blk); err != nil {
 				return err
 			}
-			pool.MarkBufferDirty(be, b)
-			pool.SetPageLSN(b, w.InsertLSN())
-			pool.Unpin(be, b)
 		}
 		p.TablesCreated++
-		b, _, err := pool.ReadBuffer(be, rowsPage, nil)
-		if err != nil {
+	case p.Class != nil && (first || kind == catalog.Buffercache || kind == catalog.StatTables):
+		// A heap scan of pg_class hints the row versions DDL left (their
+		// writers' commits): the relcache init file's rebuild, and the
+		// queries of show buffercache and show stat tables, which join
+		// pg_class whole.
+		if err := p.Hint(pool, be, p.Class.HeapScan()); err != nil {
 			return err
 		}
-		pool.MarkBufferDirty(be, b)
-		pool.SetPageLSN(b, w.InsertLSN())
-		pool.Unpin(be, b)
-		p.PgClassUnhinted = true
-	case first && p.PgClassUnhinted:
-		b, _, err := pool.ReadBuffer(be, rowsPage, nil)
-		if err != nil {
-			return err
-		}
-		pool.MarkBufferDirtyHint(be, b, p.PgClassHole)
-		pool.Unpin(be, b)
-		p.PgClassUnhinted = false
 	}
+	if p.Class != nil && len(p.LookUps) > 0 {
+		err := p.Hint(pool, be, p.Class.LookUp(p.LookUps...))
+		p.LookUps = p.LookUps[:0]
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isPgClass: catalog page blk is one of pg_class's, whose writes and hints
+// package pgclass models (the profile's dirtied pg_class pages are where
+// the measuring session's own table rows lay).
+func (p *Pins) isPgClass(blk int) bool {
+	if p.Class == nil {
+		return false
+	}
+	for _, b := range p.Class.Profile {
+		if b == blk {
+			return true
+		}
+	}
+	return false
+}
+
+// PgClassBlock is the catalog block holding pg_class's page k: its page in
+// the profile, or the page one past the profile's (a page pg_class was
+// extended by; all such share it).
+func (p *Pins) PgClassBlock(k int) pg.BlockNumber {
+	if p.Class != nil && k < len(p.Class.Profile) && p.Class.Profile[k] >= 0 {
+		return pg.BlockNumber(p.Class.Profile[k])
+	}
+	return pg.BlockNumber(catalog.For(p.Version).Pages)
+}
+
+// Hint sets hint bits on pg_class's pages (MarkBufferDirtyHint: an image
+// of the page, without its hole, when hints are WAL-logged and the page was
+// last logged before the redo pointer).
+func (p *Pins) Hint(pool *bufmgr.Pool, be *bufmgr.Backend, pages []int) error {
+	if !p.On {
+		return nil
+	}
+	for _, k := range pages {
+		b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: p.PgClassBlock(k)}, nil)
+		if err != nil {
+			return err
+		}
+		pool.MarkBufferDirtyHint(be, b, p.Class.Hole(k))
+		pool.Unpin(be, b)
+	}
+	return nil
+}
+
+// ScanPgClass is a heap scan of pg_class hinting every committed row. Measured
+// on 15 and 18 after a parallel CREATE INDEX (its workers' start scans
+// pg_class): every row is hinted, where after a serial build the TOAST rows
+// no lookup reached are not.
+func (p *Pins) ScanPgClass(pool *bufmgr.Pool, be *bufmgr.Backend) error {
+	if p.Class == nil {
+		return nil
+	}
+	return p.Hint(pool, be, p.Class.HeapScan())
+}
+
+// DirtyPgClass is DDL writing a row on pg_class's page k (its WAL is not
+// modelled, but the page counts as logged now).
+func (p *Pins) DirtyPgClass(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, k int) error {
+	if !p.On {
+		return nil // catalog_pins=off: the DDL's catalog writes are left out too
+	}
+	return p.dirty(pool, w, be, p.PgClassBlock(k))
+}
+
+func (p *Pins) dirty(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumber) error {
+	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
+	if err != nil {
+		return err
+	}
+	pool.MarkBufferDirty(be, b)
+	pool.SetPageLSN(b, w.InsertLSN())
+	pool.Unpin(be, b)
 	return nil
 }
 
@@ -227,5 +306,103 @@ func (p *Pins) Window(pool *bufmgr.Pool, be *bufmgr.Backend, kind catalog.Kind, 
 			n--
 		}
 	}
+	return nil
+}
+
+// PlaceRows is the pg_class rows of a new relation rel whose own row has
+// rowData bytes (vacwal.PgClassRow): heap_create_with_catalog's row, then,
+// with a TOAST table, the TOAST table's and its index's rows (no
+// reloptions) and the reltoastrelid update of rel's row
+// (create_toast_table's CatalogTupleUpdate). Each page written is dirtied
+// by be. lookAfter: the DDL commits and a statement of the same session
+// looks the relation up (verify's `table` sets its varlena columns PLAIN
+// with ALTER TABLE; its `index` reads the index's size), hinting its row.
+func (p *Pins) PlaceRows(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel pg.RelID, rowData, plainData int, toast, lookAfter bool) error {
+	if p.Class == nil {
+		return nil
+	}
+	pages := []int{p.Class.Insert(pgclass.Key{Rel: rel}, pgclass.RowLen(rowData))}
+	if toast {
+		pages = append(pages,
+			p.Class.Insert(pgclass.Key{Rel: rel, Kind: pgclass.Toast}, pgclass.RowLen(plainData)),
+			p.Class.Insert(pgclass.Key{Rel: rel, Kind: pgclass.ToastIndex}, pgclass.RowLen(plainData)))
+		blk, _ := p.Class.Update(pgclass.Key{Rel: rel}, pgclass.RowLen(rowData))
+		pages = append(pages, blk)
+	}
+	seen := map[int]bool{}
+	for _, k := range pages {
+		if !seen[k] {
+			seen[k] = true
+			if err := p.DirtyPgClass(pool, w, be, k); err != nil {
+				return err
+			}
+		}
+	}
+	if lookAfter {
+		p.Class.Commit()
+		return p.Hint(pool, be, p.Class.LookUp(pgclass.Key{Rel: rel}))
+	}
+	return nil
+}
+
+// LookUpNext: the next session looks up these relations' pg_class rows (LookUps).
+func (p *Pins) LookUpNext(rels ...pg.RelID) {
+	for _, r := range rels {
+		p.LookUps = append(p.LookUps, pgclass.Key{Rel: r})
+	}
+}
+
+// VacuumHints is the pg_class hints of VACUUM: with toast, opening rel's
+// TOAST table and its index looks their rows up; at the end (!toast),
+// vac_update_datfrozenxid scans pg_class.
+func (p *Pins) VacuumHints(pool *bufmgr.Pool, be *bufmgr.Backend, rel pg.RelID, toast bool) error {
+	switch {
+	case p.Class == nil:
+		return nil
+	case toast:
+		return p.Hint(pool, be, p.Class.LookUp(pgclass.Key{Rel: rel, Kind: pgclass.Toast}, pgclass.Key{Rel: rel, Kind: pgclass.ToastIndex}))
+	}
+	return p.Hint(pool, be, p.Class.HeapScan())
+}
+
+// PgClassRow is the catalog block of key's pg_class row and the hole of
+// its page; ok is false for a row not placed (a relation attached without
+// DDL).
+func (p *Pins) PgClassRow(key pgclass.Key) (blk pg.BlockNumber, hole int, ok bool) {
+	if p.Class == nil {
+		return 0, 0, false
+	}
+	r, ok := p.Class.Row(key)
+	if !ok {
+		return 0, 0, false
+	}
+	return p.PgClassBlock(r.Block), p.Class.Hole(r.Block), true
+}
+
+// Inplace is heap_inplace_update of key's pg_class row of rowData bytes:
+// the row's page is pinned and dirtied, and XLOG_HEAP_INPLACE registers it
+// (REGBUF_STANDARD: an image, without the page's hole and the row data,
+// when needsImage says the page was last logged before the redo pointer).
+// A row no DDL placed is on the page past the profile's, with the measured
+// hole of vacwal.PgClassHole.
+func (p *Pins) Inplace(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, key pgclass.Key, rowData int, needsImage func(pg.LSN) bool) error {
+	blk, hole, ok := p.PgClassRow(key)
+	if !ok {
+		blk, hole = pg.BlockNumber(catalog.For(p.Version).Pages), vacwal.PgClassHole(p.Version)
+	}
+	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
+	if err != nil {
+		return err
+	}
+	pool.MarkBufferDirty(be, b)
+	image := needsImage(pool.BufferLSN(b))
+	size, nfpi := vacwal.InplaceLenHole(p.Version, image, rowData, hole), 0
+	if image {
+		nfpi = 1
+	}
+	lsn, now := w.Insert(be.Now, &be.WAL, size, nfpi)
+	be.Now = now
+	pool.SetPageLSN(b, lsn)
+	pool.Unpin(be, b)
 	return nil
 }

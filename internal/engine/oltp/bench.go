@@ -123,6 +123,9 @@ func Init(c *engine.Cluster, scale, fillfactor int) (*Bench, []InitStep, error) 
 			// rewrites in place, is that much longer)
 			r.Reloptions = []string{fmt.Sprintf("fillfactor=%d", fillfactor)}
 		}
+		if err := c.PlaceRows(r); err != nil {
+			return nil, nil, err
+		}
 		if n == Accounts {
 			// COPY's lines as pgbench's client-side generation writes them
 			// ("aid\tbid\t0\t": the filler empty), which decide how many rows

@@ -101,10 +101,15 @@ func InplaceMainData(v pg.Version) int {
 // carrying the row data, or its image (without the page's hole) when image;
 // InplaceMainData as main data.
 func InplaceLen(v pg.Version, image bool, rowData int) int {
+	return InplaceLenHole(v, image, rowData, PgClassHole(v))
+}
+
+// InplaceLenHole is InplaceLen for a page whose hole is hole.
+func InplaceLenHole(v pg.Version, image bool, rowData, hole int) int {
 	size := wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber +
 		wal.SizeOfShortMainDataHdr + InplaceMainData(v)
 	if image {
-		return size + wal.SizeOfBlockImageHeader + pg.BLCKSZ - PgClassHole(v)
+		return size + wal.SizeOfBlockImageHeader + pg.BLCKSZ - hole
 	}
 	return size + rowData
 }

@@ -1,0 +1,40 @@
+package catalog
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPgClassPagesProfile: each measured pg_class page's Profile index names
+// pg_class/0/k in the page list catalog-profile wrote into the version's
+// profile file (the pages in the order of the profile strings).
+func TestPgClassPagesProfile(t *testing.T) {
+	for _, v := range []pg.Version{15, 18, 19} {
+		src, err := os.ReadFile(fmt.Sprintf("pg%d.go", v))
+		require.NoError(t, err)
+		var names []string
+		in := false
+		for _, line := range strings.Split(string(src), "\n") {
+			switch {
+			case strings.HasPrefix(line, "// Pages"):
+				in = true
+			case in && strings.HasPrefix(line, "//\t"):
+				names = append(names, strings.Fields(strings.TrimPrefix(line, "//\t"))...)
+			case strings.HasPrefix(line, "var "):
+				in = false
+			}
+		}
+		require.Len(t, names, For(v).Pages, "version %d", v)
+		require.Equal(t, "pg_class/1/2", names[PgClassFSMLeaf(v)], "version %d", v)
+		for k, p := range PgClassPages(v) {
+			require.Equal(t, fmt.Sprintf("pg_class/0/%d", k), names[p.Profile], "version %d page %d", v, k)
+			require.LessOrEqual(t, p.FSMCat, 255)
+			require.LessOrEqual(t, p.Free, 8192-24)
+		}
+	}
+}
