@@ -3,7 +3,9 @@ package storage
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 
+	"github.com/pgbufsim/pgbufsim/internal/prefetch"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -256,7 +258,7 @@ func (s *Storage) WriteLSN(now int64, file pg.RelID, blk pg.BlockNumber, lsn pg.
 	}
 	s.cache.markAccessed(p)
 	s.cache.setDirty(p)
-	s.cache.nodes[p].lsn = uint64(lsn)
+	s.cache.setLSN(p, uint64(lsn))
 	s.reclaim(now)
 }
 
@@ -472,26 +474,33 @@ func (s *Storage) readPages(now int64, f int32, start, nr, lookahead int64) int 
 	return total
 }
 
-// Touch reads the page cache's index entries and pages of file's blocks and
-// returns a value made of them that means nothing; it changes no state (see
-// bufmgr's Pool.Touch: it warms the CPU cache for requests to come).
-func (s *Storage) Touch(file pg.RelID, blocks []uint32) uint32 {
+// Prefetch asks the CPU to bring into its cache the page cache's memory
+// that reads of file's blocks will use (prefetch.Line, a hint): with index,
+// the blocks' index entries; without, the pages those entries name (the
+// entries themselves read, so an earlier call with index should have
+// fetched them). It changes no state: a replay that knows its next requests
+// calls it on them ahead of time, so that their cache misses overlap with
+// the work on the requests before them.
+func (s *Storage) Prefetch(file pg.RelID, blocks []uint32, index bool) {
 	if s.flat || s.cache.capacity == 0 {
-		return 0
+		return
 	}
 	f := int(file)
 	if f >= len(s.cache.files) {
-		return 0
+		return
 	}
-	fi := &s.cache.files[f]
-	var sink uint32
+	leaves := s.cache.files[f].leaves
+	nodes := s.cache.nodes
 	for _, b := range blocks {
 		l := int(b >> leafBits)
-		if l < len(fi.leaves) && fi.leaves[l] != nil {
-			if p := fi.leaves[l][b&(leafSize-1)]; int(p) < len(s.cache.nodes) {
-				sink += uint32(s.cache.nodes[p].flags)
-			}
+		if l >= len(leaves) || leaves[l] == nil {
+			continue
+		}
+		e := &leaves[l][b&(leafSize-1)]
+		if index {
+			prefetch.Line(unsafe.Pointer(e))
+		} else if p := *e; p != 0 && int(p) < len(nodes) {
+			prefetch.Line(unsafe.Pointer(&nodes[p]))
 		}
 	}
-	return sink
 }
