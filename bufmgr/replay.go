@@ -120,6 +120,7 @@ func (f *Prefetcher) Ahead(blocks []uint32, k int) {
 	// Batch k+1: the pages (their index entries fetched a batch ago).
 	near := &f.miss[(k+1)%2]
 	st.Prefetch(f.rel, near[:f.nmiss[(k+1)%2]], false)
+	st.PrefetchReclaim(f.nmiss[(k+1)%2])
 	f.nmiss[(k+1)%2] = 0
 	if !hashed && p.repl == nil && p.ctl.FreeListLen() == 0 {
 		b := int(p.ctl.Hand())
@@ -143,10 +144,16 @@ func (f *Prefetcher) Ahead(blocks []uint32, k int) {
 		if int(b) >= m.n {
 			continue
 		}
-		if buf := m.get(pg.BlockNumber(b)); buf == pg.InvalidBuffer {
+		if hashed {
+			// Not looked up: every block's page-cache memory is fetched
+			// (a hit's is seldom far: the blocks the pool holds are the
+			// ones the trace asks for most).
 			mid[n] = b
 			n++
-		} else if !hashed {
+		} else if buf := m.get(pg.BlockNumber(b)); buf == pg.InvalidBuffer {
+			mid[n] = b
+			n++
+		} else {
 			prefetch.Line(unsafe.Pointer(&p.states[buf]))
 		}
 	}

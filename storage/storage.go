@@ -504,3 +504,25 @@ func (s *Storage) Prefetch(file pg.RelID, blocks []uint32, index bool) {
 		}
 	}
 }
+
+// PrefetchReclaim asks the CPU to bring into its cache the index entries
+// of the pages reclaim takes next when n more pages are read into a full
+// cache: it walks 2n pages from the inactive list's tail (the walk's first
+// half is mostly the one the call before walked, already in the CPU's
+// cache; the removal of each victim clears its index entry, a cache miss
+// otherwise). It changes no state.
+func (s *Storage) PrefetchReclaim(n int) {
+	c := s.cache
+	if s.flat || c.capacity == 0 || n == 0 || c.size()+n <= c.capacity {
+		return
+	}
+	for p, i := c.lists[inactive].tail, 0; p != 0 && i < 2*n; i++ {
+		pc := &c.nodes[p]
+		if fi := &c.files[pc.file]; int(pc.blk>>leafBits) < len(fi.leaves) {
+			if leaf := fi.leaves[pc.blk>>leafBits]; leaf != nil {
+				prefetch.Line(unsafe.Pointer(&leaf[pc.blk&(leafSize-1)]))
+			}
+		}
+		p = pc.prev
+	}
+}
