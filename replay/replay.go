@@ -40,17 +40,21 @@ import (
 // hashed ids), so a bad line or record is reported before anything runs.
 //
 // Speed (issue 17): hashed ids are numbered in that second pass by an
-// open-addressing table (idTable) that the accesses then read, the trace is
-// decoded 16,384 records a read keeping only the object ids, and on a
-// relation of 262,144 blocks or more each batch of 32 requests has its memory
-// — pool mapping entries, page-cache pages, the mapping entries of the
-// victims ahead of the clock hand — touched 64 requests before it is made
-// (bufmgr's Pool.Touch: loads, no state), so that the cache misses of a
-// trace over millions of ids overlap instead of queueing. Each scheduler
-// step makes the accesses up to the next batch boundary in one call
-// (Pool.ReadRelease), stopping where a background process is due, as the
-// scheduler would have run it between two one-access steps. None of it
-// changes a result (TestReplayOracleSameAsBefore).
+// open-addressing table (idTable); a trace of up to 2^26 requests keeps the
+// block numbers of its first pass (or its numbering pass) for the accesses,
+// 4 bytes a request, and a longer one is decoded again 16,384 records a read
+// keeping only the object ids. On a relation of 262,144 blocks or more the
+// memory of each batch of 32 requests — pool mapping entries and state
+// words, page-cache index entries and pages, the mapping entries of the
+// victims ahead of the clock hand, the index entries of the page cache's
+// next reclaim victims — is fetched into the CPU's cache in three steps one
+// to three batches before it is made (bufmgr's Prefetcher: prefetch
+// instructions, no state), so that the cache misses of a trace over millions
+// of ids overlap instead of queueing. Each scheduler step makes the accesses
+// up to the next batch boundary in one call (Pool.ReadRelease), stopping
+// where a background process is due, as the scheduler would have run it
+// between two one-access steps. None of it changes a result
+// (TestReplayOracleSameAsBefore).
 
 // Result is a replay's counts.
 type Result struct {
@@ -112,10 +116,10 @@ const decodeBlock = 1 << 14
 // from its first pass (256 MB of them); a longer one is decoded again.
 var keepRequests int64 = 1 << 26 // a variable so that the tests can take the other path too
 
-// Requests are touched (Pool.Touch) touchBatch at a time, touchAhead
-// requests before they are made, when the relation has at least touchBlocks
-// blocks: below that its mapping entries (4 bytes a block) fit in a core's L2
-// and its page-cache pages mostly in L3, so touching only costs.
+// Requests' memory is fetched ahead (bufmgr.Prefetcher) touchBatch at a
+// time when the relation has at least touchBlocks blocks: below that its
+// mapping entries (4 bytes a block) fit in a core's L2 and its page-cache
+// pages mostly in L3, so fetching ahead only costs.
 const touchBatch = bufmgr.PrefetchBatch
 
 var touchBlocks = 1 << 18 // a variable so that the tests can touch small traces too
