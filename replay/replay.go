@@ -251,6 +251,10 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 			return nil, fmt.Errorf("%s: object id %d is past the end of %s (%d pages): reading beyond EOF", name, maxID, relName, relPages)
 		}
 	}
+	// The page cache's bookkeeping grows once, to the most pages the
+	// trace can bring into it, rather than doubling (and copying) as it
+	// fills (a capacity only: no page is cached by it).
+	w.Pool().IO().Storage().Reserve(int(min(int64(nblocks), n)))
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
