@@ -39,10 +39,11 @@ type pageCache struct {
 	free     []int32
 	lists    [2]lruList // inactive, active
 	dirty    []int32    // dirty pages per file
-	// Index leaves come from slabs of leafSlab (huge-page backed, see
-	// growNodes) and go back to free when emptied (all zero by then).
+	// Index leaves come from slabs of up to leafSlab (huge-page backed,
+	// see growNodes) and go back to leafFree when emptied (all zero by then).
 	leafFree [][]int32
 	leafSlab []int32
+	leaves   int // leaves taken from slabs so far
 	// ratio is inactive_is_low's int_sqrt(10 × ratioGB), kept while the
 	// cache's size in GB stays the same (every reclaim asks).
 	ratioGB, ratio int
@@ -54,7 +55,7 @@ const (
 
 	leafBits = 12
 	leafSize = 1 << leafBits
-	leafSlab = 256 // leaves per slab: 4 MB
+	leafSlab = 256 // the most leaves per slab: 4 MB
 )
 
 // newLeaf is a zeroed index leaf.
@@ -65,7 +66,10 @@ func (c *pageCache) newLeaf() []int32 {
 		return l
 	}
 	if len(c.leafSlab) == 0 {
-		c.leafSlab = prefetch.Slice[int32](leafSlab * leafSize)
+		// Slabs double up to leafSlab leaves: a small cache takes small ones.
+		n := min(max(c.leaves, 1), leafSlab)
+		c.leafSlab = prefetch.Slice[int32](n * leafSize)
+		c.leaves += n
 	}
 	l := c.leafSlab[:leafSize:leafSize]
 	c.leafSlab = c.leafSlab[leafSize:]
