@@ -308,24 +308,17 @@ func (p *Pool) PinForRead(be *Backend, t pg.BufferTag, r *strategy.Ring) (pg.Buf
 		be.Buf.Hit++
 		return b, true, nil
 	}
-	b, err := p.pinVictim(be, t, rel, r)
-	return b, false, err
-}
-
-// pinVictim is PinForRead's miss: a victim buffer, pinned, assigned to t
-// (relation rel), its read counted.
-func (p *Pool) pinVictim(be *Backend, t pg.BufferTag, rel *relStorage, r *strategy.Ring) (pg.Buffer, error) {
 	if p.tracer != nil {
 		p.traceFor = t
 	}
 	b, err := p.getVictimBuffer(be, r)
 	if err != nil {
-		return pg.InvalidBuffer, err
+		return pg.InvalidBuffer, false, err
 	}
 	p.assign(b, t, rel)
 	rel.reads++
 	be.Buf.Read++
-	return b, nil
+	return b, false, nil
 }
 
 // CountRead counts one read I/O of nblocks blocks in pg_stat_io: from 18 on
@@ -346,17 +339,11 @@ func (p *Pool) ReadBuffer(be *Backend, t pg.BufferTag, r *strategy.Ring) (pg.Buf
 	if err != nil || hit {
 		return b, hit, err
 	}
-	p.readIn(be, t, r)
-	return b, false, nil
-}
-
-// readIn is ReadBuffer's synchronous read of the block of t after a miss,
-// counted in pg_stat_io and the backend's I/O time.
-func (p *Pool) readIn(be *Backend, t pg.BufferTag, r *strategy.Ring) {
 	p.CountRead(be, r, 1)
 	before := be.Now
 	be.Now = p.io.SyncRead(be, t, 1)
 	p.countReadTime(be, r, be.Now-before)
+	return b, false, nil
 }
 
 // countReadTime adds time spent reading or waiting for a read to the

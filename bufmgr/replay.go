@@ -26,8 +26,7 @@ type Due interface {
 // figure; a hit by a backend holding no other pin, without a tracer or a
 // what-if policy, takes a short path: its pin and release change only the
 // usage count (PinBuffer's bump, to at most BM_MAX_USAGE_COUNT) and the
-// counters, and its time is PinNs; its miss is ReadBuffer's without the
-// second lookup.
+// counters, and its time is PinNs.
 func (p *Pool) ReadRelease(d Due, be *Backend, rel pg.RelID, blocks []uint32) (n, hits int, err error) {
 	r := p.rels[rel]
 	fast := p.tracer == nil && !p.variant && be.PinCount() == 0
@@ -51,19 +50,6 @@ func (p *Pool) ReadRelease(d Due, be *Backend, rel pg.RelID, blocks []uint32) (n
 				fastHits++
 				continue
 			}
-			// ReadBuffer's miss, without PinForRead looking the block up
-			// again (nothing has changed since).
-			be.Now += pinNs
-			t := pg.BufferTag{Rel: rel, Block: blk}
-			b, e := p.pinVictim(be, t, r, nil)
-			if e != nil {
-				err = e
-				break
-			}
-			p.readIn(be, t, nil)
-			p.Unpin(be, b)
-			due = d.NextBackground()
-			continue
 		}
 		b, hit, e := p.ReadBuffer(be, pg.BufferTag{Rel: rel, Block: blk}, nil)
 		if e != nil {
