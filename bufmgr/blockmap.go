@@ -1,6 +1,9 @@
 package bufmgr
 
-import "github.com/pgbufsim/pgbufsim/pg"
+import (
+	"github.com/pgbufsim/pgbufsim/internal/prefetch"
+	"github.com/pgbufsim/pgbufsim/pg"
+)
 
 // blockMap is a relation's part of the buffer mapping table (BufTableLookup
 // for its blocks): block → buffer holding it, or InvalidBuffer.
@@ -105,6 +108,21 @@ func (m *blockMap) get(blk pg.BlockNumber) pg.Buffer {
 	return pg.InvalidBuffer
 }
 
+// entry is where get reads block blk's mapping (for a hashed map, its first
+// probe), or nil when no memory holds it (a sparse leaf not allocated).
+func (m *blockMap) entry(blk pg.BlockNumber) *pg.Buffer {
+	if !m.sparse {
+		return &m.flat[blk]
+	}
+	if m.hash.slots != nil {
+		return &m.hash.slots[m.hash.home(uint32(blk)+1)].b
+	}
+	if leaf := m.leaves[blk>>mapLeafBits]; leaf != nil {
+		return &leaf[blk&(mapLeafPages-1)]
+	}
+	return nil
+}
+
 // insert maps block blk, unmapped, to buffer b. Neither insert nor remove
 // reads the entry it writes: on a large pool that entry is a cache miss,
 // and a store that depends on no load does not wait for it.
@@ -174,7 +192,7 @@ func (m *blockMap) reserve(n int) {
 	if !m.sparse {
 		if n <= m.alloc.denseBlocks {
 			if n > cap(m.flat) {
-				m.flat = append(make([]pg.Buffer, 0, n), m.flat...)
+				m.flat = append(prefetch.Slice[pg.Buffer](n)[:0], m.flat...)
 			}
 			return
 		}

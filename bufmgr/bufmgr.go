@@ -3,6 +3,7 @@ package bufmgr
 import (
 	"fmt"
 
+	"github.com/pgbufsim/pgbufsim/internal/prefetch"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/strategy"
@@ -141,8 +142,11 @@ func NewPool(c Config, w *wal.WAL) (*Pool, error) {
 	if c.Version >= 19 {
 		p.dirtyFlags = pg.FlagDirty
 	}
-	p.states = make([]pg.BufState, c.NBuffers+1)
-	p.tags = make([]pg.BufferTag, c.NBuffers+1)
+	// Read at random by the clock sweep and every access: on huge pages
+	// where the system allows (prefetch.Slice), a large pool's lookups miss
+	// the CPU's cache but seldom its TLB.
+	p.states = prefetch.Slice[pg.BufState](c.NBuffers + 1)
+	p.tags = prefetch.Slice[pg.BufferTag](c.NBuffers + 1)
 	p.ctl = strategy.NewControl(p.states)
 	p.maxUsage = pg.MaxUsageCount
 	if c.UsageMax != 0 {
@@ -786,69 +790,4 @@ func (p *Pool) CheckInvariants(backends []*Backend, rings []*strategy.Ring) erro
 		}
 	}
 	return nil
-}
-
-// Touch reads the mapping entry of each block of relation rel named in
-// blocks (and the state word of the buffer holding it, if one does), the
-// page cache's index entry and page of each, and the mapping
-// entries of the usage-0 buffers just ahead of the clock hand, and returns a
-// value made of them that means nothing. It changes no state: a replay that
-// knows its next requests calls it on a batch of them ahead of time, so that
-// the memory those requests will read is in the CPU's cache by then (the
-// loads are independent, so they overlap; one at a time each request would
-// wait for its own). With a hashed mapping (a small pool's, in the CPU's
-// cache already) only the page-cache pages of the blocks the pool does not
-// hold are touched: a hit needs nothing else.
-func (p *Pool) Touch(rel pg.RelID, blocks []uint32) uint32 {
-	if int(rel) < 0 || int(rel) >= len(p.rels) || p.rels[rel] == nil {
-		return 0
-	}
-	m := &p.rels[rel].mapping
-	st := p.io.st
-	if m.hash.slots != nil {
-		return touchMisses(st, m, rel, blocks)
-	}
-	var sink uint32
-	for _, b := range blocks {
-		if int(b) < m.n {
-			if buf := m.get(pg.BlockNumber(b)); buf != pg.InvalidBuffer {
-				sink += uint32(p.states[buf]) // a hit reads its state word
-			}
-		}
-	}
-	sink += st.Touch(rel, blocks)
-	// The victims the clock hand is about to take: a valid buffer at usage 0
-	// ahead of it loses its mapping entry when it is evicted.
-	if p.repl == nil && p.ctl.FreeListLen() == 0 {
-		b := int(p.ctl.Hand())
-		for i := 0; i < 2*len(blocks); i++ {
-			if s := p.states[b]; s&pg.FlagTagValid != 0 && s.Usage() == 0 {
-				t := p.tags[b]
-				if vr := p.rels[t.Rel]; vr != nil && int(t.Block) < vr.mapping.len() {
-					sink += uint32(vr.mapping.get(t.Block))
-				}
-			}
-			if b++; b > p.n {
-				b = 1
-			}
-		}
-	}
-	return sink
-}
-
-// touchMisses is Storage.Touch of the blocks of bs that m does not map, 64 at a time.
-func touchMisses(st *storage.Storage, m *blockMap, rel pg.RelID, bs []uint32) (sink uint32) {
-	var miss [64]uint32
-	for len(bs) > 0 {
-		n, k := min(len(bs), len(miss)), 0
-		for _, b := range bs[:n] {
-			if int(b) < m.n && m.hash.get(pg.BlockNumber(b)) == pg.InvalidBuffer {
-				miss[k] = b
-				k++
-			}
-		}
-		sink += st.Touch(rel, miss[:k])
-		bs = bs[n:]
-	}
-	return sink
 }

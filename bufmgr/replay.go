@@ -1,6 +1,9 @@
 package bufmgr
 
 import (
+	"unsafe"
+
+	"github.com/pgbufsim/pgbufsim/internal/prefetch"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 )
@@ -65,4 +68,105 @@ func (p *Pool) ReadRelease(d Due, be *Backend, rel pg.RelID, blocks []uint32) (n
 	p.Stats.Rel[be.Type][strategy.Normal][OpHits] += fastHits
 	be.Buf.Hit += fastHits
 	return n, hits + int(fastHits), err
+}
+
+// PrefetchBatch is how many requests a Prefetcher fetches memory for at a time.
+const PrefetchBatch = 32
+
+// Prefetcher asks the CPU to bring into its cache, ahead of time, the memory
+// a replay's next accesses of one relation will read (prefetch.Line: hints
+// that change no state), so that their cache misses overlap with the work
+// on the requests before them instead of each waiting in turn. The requests
+// are taken in batches of PrefetchBatch; before the accesses of batch k,
+// Ahead fetches, in three steps that each read only what the one before
+// fetched:
+//
+//   - batch k+3: each block's mapping entry (not for a hashed mapping: a
+//     small pool's is in the CPU's cache already);
+//   - batch k+2: the state word of the buffer a mapping entry names, and for
+//     a block the pool does not hold, its page-cache index entry;
+//   - batch k+1: the page-cache page those index entries name, and the
+//     mapping entries of the usage-0 buffers just ahead of the clock hand (a
+//     valid one loses its entry when it is evicted).
+//
+// The blocks are looked up as the pool is when Ahead runs; an access that
+// meets something else by its turn only misses the CPU's cache as it would
+// have without.
+type Prefetcher struct {
+	p     *Pool
+	rel   pg.RelID
+	miss  [2][PrefetchBatch]uint32 // the blocks of batches k+1, k+2 not in the pool
+	nmiss [2]int
+}
+
+// NewPrefetcher is a Prefetcher of relation rel's blocks.
+func (p *Pool) NewPrefetcher(rel pg.RelID) *Prefetcher {
+	return &Prefetcher{p: p, rel: rel}
+}
+
+// Ahead fetches for the batches after batch k of blocks (see Prefetcher).
+func (f *Prefetcher) Ahead(blocks []uint32, k int) {
+	p := f.p
+	if int(f.rel) < 0 || int(f.rel) >= len(p.rels) || p.rels[f.rel] == nil {
+		return
+	}
+	m := &p.rels[f.rel].mapping
+	st := p.io.st
+	hashed := m.hash.slots != nil
+	batch := func(j int) []uint32 {
+		lo := min(len(blocks), j*PrefetchBatch)
+		return blocks[lo:min(len(blocks), lo+PrefetchBatch)]
+	}
+	// Batch k+1: the pages (their index entries fetched a batch ago).
+	near := &f.miss[(k+1)%2]
+	st.Prefetch(f.rel, near[:f.nmiss[(k+1)%2]], false)
+	st.PrefetchReclaim(f.nmiss[(k+1)%2])
+	f.nmiss[(k+1)%2] = 0
+	if !hashed && p.repl == nil && p.ctl.FreeListLen() == 0 {
+		b := int(p.ctl.Hand())
+		for range 2 * PrefetchBatch {
+			if s := p.states[b]; s&pg.FlagTagValid != 0 && s.Usage() == 0 {
+				t := p.tags[b]
+				if vr := p.rels[t.Rel]; vr != nil && int(t.Block) < vr.mapping.len() {
+					if e := vr.mapping.entry(t.Block); e != nil {
+						prefetch.Line(unsafe.Pointer(e))
+					}
+				}
+			}
+			if b++; b > p.n {
+				b = 1
+			}
+		}
+	}
+	// Batch k+2: state words, and index entries of the misses.
+	mid, n := &f.miss[k%2], 0
+	for _, b := range batch(k + 2) {
+		if int(b) >= m.n {
+			continue
+		}
+		if hashed {
+			// Not looked up: every block's page-cache memory is fetched
+			// (a hit's is seldom far: the blocks the pool holds are the
+			// ones the trace asks for most).
+			mid[n] = b
+			n++
+		} else if buf := m.get(pg.BlockNumber(b)); buf == pg.InvalidBuffer {
+			mid[n] = b
+			n++
+		} else {
+			prefetch.Line(unsafe.Pointer(&p.states[buf]))
+		}
+	}
+	f.nmiss[k%2] = n
+	st.Prefetch(f.rel, mid[:n], true)
+	// Batch k+3: mapping entries.
+	if !hashed {
+		for _, b := range batch(k + 3) {
+			if int(b) < m.n {
+				if e := m.entry(pg.BlockNumber(b)); e != nil {
+					prefetch.Line(unsafe.Pointer(e))
+				}
+			}
+		}
+	}
 }

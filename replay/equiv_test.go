@@ -199,15 +199,22 @@ func state(t *testing.T, c *cluster.Cluster, res *Result, nblocks int) string {
 // The replay of issue 17 (ids numbered by an open-addressing table, traces
 // decoded in big blocks, requests' memory touched ahead) leaves exactly the
 // state the one before it left, on random traces, pools and page caches,
-// with and without touching.
+// with and without prefetching, with the block numbers kept from the first
+// pass and decoded again.
 func TestReplayOracleSameAsBefore(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 17))
-	defer func(tb int) { oracleImpl, touchBlocks = replayOracle, tb }(touchBlocks)
+	defer func(tb int, kr int64) { oracleImpl, touchBlocks, keepRequests = replayOracle, tb, kr }(touchBlocks, keepRequests)
 	var written int64 // victims the replays wrote (the dirty cases must make some)
 	for i := 0; i < 40; i++ {
 		// Half the traces with touching ahead forced on (the traces here
 		// are smaller than the size at which the replay starts touching).
 		touchBlocks = []int{0, 1 << 18}[i%2]
+		// And a quarter of them decoded again (keeping at most 1 request):
+		// one with prefetching and a clean pool, one without and dirty.
+		keepRequests = 1 << 26
+		if i%8 == 4 || i%8 == 7 {
+			keepRequests = 1
+		}
 		raw, desc := randomTrace(r)
 		opts := cluster.Options{
 			SharedBuffers: fmt.Sprintf("%dkB", 8*(16+r.IntN(3000))),

@@ -51,25 +51,28 @@ func (t *idTable) slot(k uint64) uint64 {
 	return i
 }
 
-// add numbers id if it is new (the next number: len before the call).
-func (t *idTable) add(id uint64) {
+// add numbers id if it is new (the next number: len before the call) and
+// returns its number.
+func (t *idTable) add(id uint64) uint32 {
 	if id == 1<<64-1 {
 		if !t.zero {
 			t.zero, t.zv = true, uint32(t.n)
 			t.n++
 		}
-		return
+		return t.zv
 	}
 	k := id + 1
 	i := t.slot(k)
 	if t.keys[i] == k {
-		return
+		return t.vals[i]
 	}
-	t.keys[i], t.vals[i] = k, uint32(t.n)
+	v := uint32(t.n)
+	t.keys[i], t.vals[i] = k, v
 	t.n++
 	if 2*t.n > len(t.keys) {
 		t.resize(2 * len(t.keys))
 	}
+	return v
 }
 
 // get is id's number (the id must have been added).

@@ -40,17 +40,21 @@ import (
 // hashed ids), so a bad line or record is reported before anything runs.
 //
 // Speed (issue 17): hashed ids are numbered in that second pass by an
-// open-addressing table (idTable) that the accesses then read, the trace is
-// decoded 16,384 records a read keeping only the object ids, and on a
-// relation of 262,144 blocks or more each batch of 32 requests has its memory
-// — pool mapping entries, page-cache pages, the mapping entries of the
-// victims ahead of the clock hand — touched 64 requests before it is made
-// (bufmgr's Pool.Touch: loads, no state), so that the cache misses of a
-// trace over millions of ids overlap instead of queueing. Each scheduler
-// step makes the accesses up to the next batch boundary in one call
-// (Pool.ReadRelease), stopping where a background process is due, as the
-// scheduler would have run it between two one-access steps. None of it
-// changes a result (TestReplayOracleSameAsBefore).
+// open-addressing table (idTable); a trace of up to 2^26 requests keeps the
+// block numbers of its first pass (or its numbering pass) for the accesses,
+// 4 bytes a request, and a longer one is decoded again 16,384 records a read
+// keeping only the object ids. On a relation of 262,144 blocks or more the
+// memory of each batch of 32 requests — pool mapping entries and state
+// words, page-cache index entries and pages, the mapping entries of the
+// victims ahead of the clock hand, the index entries of the page cache's
+// next reclaim victims — is fetched into the CPU's cache in three steps one
+// to three batches before it is made (bufmgr's Prefetcher: prefetch
+// instructions, no state), so that the cache misses of a trace over millions
+// of ids overlap instead of queueing. Each scheduler step makes the accesses
+// up to the next batch boundary in one call (Pool.ReadRelease), stopping
+// where a background process is due, as the scheduler would have run it
+// between two one-access steps. None of it changes a result
+// (TestReplayOracleSameAsBefore).
 
 // Result is a replay's counts.
 type Result struct {
@@ -102,21 +106,21 @@ func Replay(c *cluster.Cluster, src io.ReadSeeker, name string, format trace.For
 type replayer struct {
 	pool *bufmgr.Pool
 	res  *Result
-	sink uint32 // what Pool.Touch returned (kept so the loads are not dropped)
 }
 
 // decodeBlock is how many oracleGeneral records one read decodes (384 kB:
 // big reads, small enough to stay out of the way of the pool in the CPU cache).
 const decodeBlock = 1 << 14
 
-// Requests are touched (Pool.Touch) touchBatch at a time, touchAhead
-// requests before they are made, when the relation has at least touchBlocks
-// blocks: below that its mapping entries (4 bytes a block) fit in a core's L2
-// and its page-cache pages mostly in L3, so touching only costs.
-const (
-	touchBatch = 32
-	touchAhead = 64
-)
+// keepRequests is the largest trace whose block numbers the replay keeps
+// from its first pass (256 MB of them); a longer one is decoded again.
+var keepRequests int64 = 1 << 26 // a variable so that the tests can take the other path too
+
+// Requests' memory is fetched ahead (bufmgr.Prefetcher) touchBatch at a
+// time when the relation has at least touchBlocks blocks: below that its
+// mapping entries (4 bytes a block) fit in a core's L2 and its page-cache
+// pages mostly in L3, so fetching ahead only costs.
+const touchBatch = bufmgr.PrefetchBatch
 
 var touchBlocks = 1 << 18 // a variable so that the tests can touch small traces too
 
@@ -191,10 +195,21 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 	}
 	// Pass 1: the largest object id decides how ids become blocks; hashed
 	// ids are numbered in first-seen order (a second pass), so the relation's
-	// size is known before any access.
+	// size is known before any access. A trace of up to keepRequests
+	// requests keeps its block numbers from that pass (4 bytes a request)
+	// for the accesses, instead of decoding the file once more.
 	ids := make([]uint64, decodeBlock)
+	var kept []uint32
+	if recs := size / trace.RecordSize; recs <= keepRequests {
+		kept = make([]uint32, 0, recs)
+	}
 	var maxID uint64
-	n, err := oraclePass(f, name, ids, func(id uint64) { maxID = max(maxID, id) })
+	n, err := oraclePass(f, name, ids, func(id uint64) {
+		maxID = max(maxID, id)
+		if kept != nil {
+			kept = append(kept, uint32(id)) // the block when direct (maxID < 2^32 then)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -207,9 +222,14 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 		}
 	} else {
 		dense = newIDTable()
+		i := 0
 		if _, err := oraclePass(f, name, ids, func(id uint64) {
 			if dense.len() < maxTraceBlocks {
-				dense.add(id)
+				num := dense.add(id)
+				if kept != nil {
+					kept[i] = num
+					i++
+				}
 			}
 		}); err != nil {
 			return nil, err
@@ -231,19 +251,34 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 			return nil, fmt.Errorf("%s: object id %d is past the end of %s (%d pages): reading beyond EOF", name, maxID, relName, relPages)
 		}
 	}
+	// The page cache's bookkeeping grows once, to the most pages the
+	// trace can bring into it, rather than doubling (and copying) as it
+	// fills (a capacity only: no page is cached by it).
+	w.Pool().IO().Storage().Reserve(int(min(int64(nblocks), n)))
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	// The accesses.
+	// The accesses, from the kept block numbers or decoded again.
 	rp := &replayer{pool: w.Pool(), res: &Result{File: name, Format: "oraclegeneral", Relation: relName}}
 	rd := trace.NewOracleReaderSize(name, f, len(ids))
-	touch := nblocks >= touchBlocks
-	var pos, have int
-	blocks := make([]uint32, len(ids))
 	be := w.Backend()
 	pool := w.Pool()
+	var pf *bufmgr.Prefetcher
+	if nblocks >= touchBlocks {
+		pf = pool.NewPrefetcher(relID)
+	}
+	var pos, have int
+	blocks := kept
+	if kept == nil {
+		blocks = make([]uint32, len(ids))
+	} else {
+		have = len(kept)
+	}
 	res, err := rp.run(w, func() (bool, error) {
 		if pos == have {
+			if kept != nil {
+				return true, nil
+			}
 			k, err := rd.ReadIDs(ids)
 			if err != nil && !errors.Is(err, io.EOF) {
 				return true, err
@@ -262,8 +297,8 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 		}
 		// The accesses up to the next multiple of touchBatch, or until a
 		// background process is due (Pool.ReadRelease).
-		if touch && pos%touchBatch == 0 && pos+touchAhead < have {
-			rp.sink += pool.Touch(relID, blocks[pos+touchAhead:min(have, pos+touchAhead+touchBatch)])
+		if pf != nil && pos%touchBatch == 0 {
+			pf.Ahead(blocks[:have], pos/touchBatch)
 		}
 		end := min(have, (pos/touchBatch+1)*touchBatch)
 		k, hits, err := pool.ReadRelease(w, be, relID, blocks[pos:end])

@@ -65,7 +65,7 @@ func (s *Storage) logWrites(now int64, f int32, blk uint32, k int, start, done i
 		b := blk + uint32(i)
 		v := c.direct
 		if p := s.cache.lookup(f, b); p != 0 {
-			v = s.cache.nodes[p].lsn
+			v = s.cache.lsn(p)
 		}
 		c.writes = append(c.writes, PageWrite{File: pg.RelID(f), Block: pg.BlockNumber(b), LSN: pg.LSN(v), Start: start, Done: done})
 	}

@@ -61,3 +61,23 @@ func TestCrashArmed(t *testing.T) {
 	_, ok = s.Fired()
 	require.False(t, ok, "nothing armed after the crash")
 }
+
+// A page's LSN goes with the page, not with the record that held it: after
+// a page written at LSN 100 is truncated away, the record reused for a page
+// written without one (LSN 0) writes back LSN 0; the pages around it keep
+// theirs (the LSNs are kept beside the page records, lsn/setLSN).
+func TestCrashLSNOfReusedPage(t *testing.T) {
+	s, err := New(Config{CacheBlocks: 64, Device: Devices["hdd"], ReadAheadKB: DefaultReadAheadKB})
+	require.NoError(t, err)
+	s.WriteLSN(0, 1, 0, 300)
+	s.WriteLSN(0, 1, 1, 100)
+	s.Truncate(1, 1) // block 1 and its LSN 100 leave the cache
+	s.Write(0, 1, 5) // the freed record, no LSN
+	s.WriteLSN(0, 1, 9, 400)
+	s.SyncAll(0)
+	got := map[pg.BlockNumber]pg.LSN{}
+	for _, w := range s.crash.writes {
+		got[w.Block] = w.LSN
+	}
+	require.Equal(t, map[pg.BlockNumber]pg.LSN{0: 300, 5: 0, 9: 400}, got)
+}

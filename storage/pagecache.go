@@ -2,7 +2,9 @@ package storage
 
 import (
 	"math"
-	"slices"
+	"unsafe"
+
+	"github.com/pgbufsim/pgbufsim/internal/prefetch"
 )
 
 // pageCache is the kernel's page cache for data files, with Linux's two LRU
@@ -32,10 +34,16 @@ import (
 type pageCache struct {
 	capacity int // blocks; 0 = no page cache (every read goes to the device)
 	files    []fileIndex
-	nodes    []page // [0] unused: index 0 means "not cached"
+	nodes    []page   // [0] unused: index 0 means "not cached"
+	lsns     []uint64 // nodes' LSNs (lsn), allocated at the first nonzero one
 	free     []int32
 	lists    [2]lruList // inactive, active
 	dirty    []int32    // dirty pages per file
+	// Index leaves come from slabs of up to leafSlab (huge-page backed,
+	// see growNodes) and go back to leafFree when emptied (all zero by then).
+	leafFree [][]int32
+	leafSlab []int32
+	leaves   int // leaves taken from slabs so far
 	// ratio is inactive_is_low's int_sqrt(10 × ratioGB), kept while the
 	// cache's size in GB stays the same (every reclaim asks).
 	ratioGB, ratio int
@@ -47,7 +55,39 @@ const (
 
 	leafBits = 12
 	leafSize = 1 << leafBits
+	leafSlab = 256 // the most leaves per slab: 4 MB
 )
+
+// newLeaf is a zeroed index leaf.
+func (c *pageCache) newLeaf() []int32 {
+	if n := len(c.leafFree); n > 0 {
+		l := c.leafFree[n-1]
+		c.leafFree = c.leafFree[:n-1]
+		return l
+	}
+	if len(c.leafSlab) == 0 {
+		// Slabs double up to leafSlab leaves: a small cache takes small ones.
+		n := min(max(c.leaves, 1), leafSlab)
+		c.leafSlab = prefetch.Slice[int32](n * leafSize)
+		c.leaves += n
+	}
+	l := c.leafSlab[:leafSize:leafSize]
+	c.leafSlab = c.leafSlab[leafSize:]
+	return l
+}
+
+// growNodes makes room for at least want pages in one new array whose
+// memory the kernel is asked to back with huge pages (prefetch.Slice): the
+// pages are read at random, and on 4 kB pages nearly every read of a large
+// cache's would also miss the TLB.
+func (c *pageCache) growNodes(want int) {
+	if want <= cap(c.nodes) {
+		return
+	}
+	nodes := prefetch.Slice[page](want)[:len(c.nodes)]
+	copy(nodes, c.nodes)
+	c.nodes = nodes
+}
 
 type fileIndex struct {
 	leaves [][]int32
@@ -75,8 +115,35 @@ type page struct {
 	prev, next int32
 	list       uint8
 	flags      uint8
-	readyAt    int64  // when its read completes (the page is locked until then)
-	lsn        uint64 // the page version last written into it (its pd_lsn), for the crash model
+	readyAt    int64 // when its read completes (the page is locked until then)
+}
+
+// A page is 32 bytes, so that one never spans two cache lines (the array
+// starts on a page boundary): a read of a large cache costs one miss, not
+// sometimes two. Its LSN, which only writes and the crash model use, is
+// kept beside it (pageCache.lsns).
+var _ [32 - unsafe.Sizeof(page{})]struct{}
+
+// lsn is page n's pd_lsn as last written into it (the version the crash
+// model says reached the device when it is written back); 0 for a page
+// written without one or only read.
+func (c *pageCache) lsn(n int32) uint64 {
+	if int(n) < len(c.lsns) {
+		return c.lsns[n]
+	}
+	return 0
+}
+
+func (c *pageCache) setLSN(n int32, v uint64) {
+	if int(n) >= len(c.lsns) {
+		if v == 0 {
+			return
+		}
+		lsns := make([]uint64, cap(c.nodes))
+		copy(lsns, c.lsns)
+		c.lsns = lsns
+	}
+	c.lsns[n] = v
 }
 
 func newPageCache(capacity int) *pageCache {
@@ -108,7 +175,7 @@ func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
 		fi.dirty = append(fi.dirty, 0)
 	}
 	if fi.leaves[l] == nil {
-		fi.leaves[l] = make([]int32, leafSize)
+		fi.leaves[l] = c.newLeaf()
 	}
 	old := fi.leaves[l][blk&(leafSize-1)]
 	fi.leaves[l][blk&(leafSize-1)] = n
@@ -117,6 +184,7 @@ func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
 		fi.counts[l]++
 	case old != 0 && n == 0:
 		if fi.counts[l]--; fi.counts[l] == 0 {
+			c.leafFree = append(c.leafFree, fi.leaves[l])
 			fi.leaves[l] = nil
 		}
 	}
@@ -130,6 +198,7 @@ func (c *pageCache) clearIndex(f int32, blk uint32) {
 	l := int(blk >> leafBits)
 	fi.leaves[l][blk&(leafSize-1)] = 0
 	if fi.counts[l]--; fi.counts[l] == 0 {
+		c.leafFree = append(c.leafFree, fi.leaves[l])
 		fi.leaves[l] = nil
 	}
 }
@@ -178,12 +247,13 @@ func (c *pageCache) insert(f int32, blk uint32, readyAt int64) int32 {
 		if len(c.nodes) == cap(c.nodes) {
 			// Double: append grows large slices by ~1.25×, copying the
 			// array several times over while a load fills the cache.
-			c.nodes = slices.Grow(c.nodes, max(len(c.nodes), 1024))
+			c.growNodes(2*len(c.nodes) + 1024)
 		}
 		c.nodes = append(c.nodes, page{})
 		n = int32(len(c.nodes) - 1)
 	}
 	c.nodes[n] = page{file: f, blk: blk, readyAt: readyAt}
+	c.setLSN(n, 0)
 	c.pushHead(n, inactive)
 	c.setIndex(f, blk, n)
 	return n
@@ -193,9 +263,7 @@ func (c *pageCache) insert(f int32, blk uint32, readyAt int64) int32 {
 // them), up to the cache's capacity: the page array then grows once.
 func (c *pageCache) reserve(n int) {
 	want := min(len(c.nodes)-len(c.free)+n, c.capacity) + 1 // [0] unused
-	if want > cap(c.nodes) {
-		c.nodes = slices.Grow(c.nodes, want-len(c.nodes))
-	}
+	c.growNodes(want)
 }
 
 // remove drops page n from the cache.
@@ -208,6 +276,7 @@ func (c *pageCache) remove(n int32) {
 	c.unlink(n)
 	c.clearIndex(p.file, p.blk)
 	*p = page{}
+	c.setLSN(n, 0)
 	c.free = append(c.free, n)
 }
 

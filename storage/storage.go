@@ -3,7 +3,9 @@ package storage
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 
+	"github.com/pgbufsim/pgbufsim/internal/prefetch"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -256,7 +258,7 @@ func (s *Storage) WriteLSN(now int64, file pg.RelID, blk pg.BlockNumber, lsn pg.
 	}
 	s.cache.markAccessed(p)
 	s.cache.setDirty(p)
-	s.cache.nodes[p].lsn = uint64(lsn)
+	s.cache.setLSN(p, uint64(lsn))
 	s.reclaim(now)
 }
 
@@ -472,26 +474,55 @@ func (s *Storage) readPages(now int64, f int32, start, nr, lookahead int64) int 
 	return total
 }
 
-// Touch reads the page cache's index entries and pages of file's blocks and
-// returns a value made of them that means nothing; it changes no state (see
-// bufmgr's Pool.Touch: it warms the CPU cache for requests to come).
-func (s *Storage) Touch(file pg.RelID, blocks []uint32) uint32 {
+// Prefetch asks the CPU to bring into its cache the page cache's memory
+// that reads of file's blocks will use (prefetch.Line, a hint): with index,
+// the blocks' index entries; without, the pages those entries name (the
+// entries themselves read, so an earlier call with index should have
+// fetched them). It changes no state: a replay that knows its next requests
+// calls it on them ahead of time, so that their cache misses overlap with
+// the work on the requests before them.
+func (s *Storage) Prefetch(file pg.RelID, blocks []uint32, index bool) {
 	if s.flat || s.cache.capacity == 0 {
-		return 0
+		return
 	}
 	f := int(file)
 	if f >= len(s.cache.files) {
-		return 0
+		return
 	}
-	fi := &s.cache.files[f]
-	var sink uint32
+	leaves := s.cache.files[f].leaves
+	nodes := s.cache.nodes
 	for _, b := range blocks {
 		l := int(b >> leafBits)
-		if l < len(fi.leaves) && fi.leaves[l] != nil {
-			if p := fi.leaves[l][b&(leafSize-1)]; int(p) < len(s.cache.nodes) {
-				sink += uint32(s.cache.nodes[p].flags)
-			}
+		if l >= len(leaves) || leaves[l] == nil {
+			continue
+		}
+		e := &leaves[l][b&(leafSize-1)]
+		if index {
+			prefetch.Line(unsafe.Pointer(e))
+		} else if p := *e; p != 0 && int(p) < len(nodes) {
+			prefetch.Line(unsafe.Pointer(&nodes[p]))
 		}
 	}
-	return sink
+}
+
+// PrefetchReclaim asks the CPU to bring into its cache the index entries
+// of the pages reclaim takes next when n more pages are read into a full
+// cache: it walks 2n pages from the inactive list's tail (the walk's first
+// half is mostly the one the call before walked, already in the CPU's
+// cache; the removal of each victim clears its index entry, a cache miss
+// otherwise). It changes no state.
+func (s *Storage) PrefetchReclaim(n int) {
+	c := s.cache
+	if s.flat || c.capacity == 0 || n == 0 || c.size()+n <= c.capacity {
+		return
+	}
+	for p, i := c.lists[inactive].tail, 0; p != 0 && i < 2*n; i++ {
+		pc := &c.nodes[p]
+		if fi := &c.files[pc.file]; int(pc.blk>>leafBits) < len(fi.leaves) {
+			if leaf := fi.leaves[pc.blk>>leafBits]; leaf != nil {
+				prefetch.Line(unsafe.Pointer(&leaf[pc.blk&(leafSize-1)]))
+			}
+		}
+		p = pc.prev
+	}
 }
