@@ -76,10 +76,21 @@ func TestHostScaleFlood(t *testing.T) {
 				return
 			}
 			require.True(t, w.Judged)
+			// The written figure given the durations: within verify's 1% of
+			// shared_buffers plus 100 buffers (a background writer round of
+			// bgwriter_lru_maxpages) for every 200 ms (bgwriter_delay), or part
+			// of it, by which the simulated scan is shorter or longer than the
+			// server's. The duration itself is the host model's figure, not
+			// judged (a quiet CI machine: 937 ms simulated at scale 1.437 against
+			// 1,081 ms, written 31,784 against 31,613).
+			gap := max(ex.Sim-ex.Real, ex.Real-ex.Sim)
+			rounds := (gap + 199_999) / 200_000
+			bound := int64(rep.NBuffers)/100 + 100*rounds
+			require.LessOrEqual(t, max(w.Sim-w.Real, w.Real-w.Sim), bound, "written: %d simulated, %d on the server, durations %d and %d µs", w.Sim, w.Real, ex.Sim, ex.Real)
 			judged := 0
 			for _, r := range rep.Rows {
 				if r.Line == line {
-					require.True(t, r.OK, "line %d %s: %d simulated, %d on the server (%s)", r.Line, r.Figure, r.Sim, r.Real, r.Tolerance)
+					require.True(t, r.OK || r.Figure == "shared written", "line %d %s: %d simulated, %d on the server (%s)", r.Line, r.Figure, r.Sim, r.Real, r.Tolerance)
 					judged += map[bool]int{true: 1}[r.Judged]
 				}
 			}
