@@ -19,8 +19,9 @@ import (
 // on a server) on both sides at that scale. The backends' written figure of
 // the flood scan is what the background writer (100 buffers a round, a
 // round per 200 ms) has not written first, so it follows the scan's
-// duration: verify judges it within 1% of shared_buffers, like every other
-// buffer count. It is the prediction of a step the scale was not measured
+// duration: it is judged within 1% of shared_buffers, as verify judges every
+// buffer count, plus a round for every 200 ms by which the two durations
+// differ (below). It is the prediction of a step the scale was not measured
 // on (that step adds an FPI_FOR_HINT per page, the WAL writes and the ring's
 // rejections). The scan's execution time is reported, not judged: it
 // follows the load on the host while it runs. Only the scan's figures are
@@ -34,14 +35,16 @@ import (
 // On 15 the one scale does not carry over, and the test asserts the gap so
 // that closing it shows: 15's calibration step measured 1.4 on a 2-core
 // machine like CI's (248 ms against 176.7 simulated) while its flood
-// took 1,418–1,793 ms against the simulated 444 ms at scale 1 (4.1). The
-// flood is serialized on WALWriteLock in both (27,849 WAL writes on the
-// server by pg_stat_wal, 20 fdatasyncs against the simulator's 18): a write
-// cycle there takes ~50 µs against the model's 14. On 18 and 19 the
+// took 1,418–1,793 ms against the simulated 444 ms at scale 1 (4.1). Both
+// do ~27,700 WAL writes and ~19 fdatasyncs (pg_stat_wal), but with
+// track_wal_io_timing the server's fdatasyncs take 34 ms each, not the
+// model's flat 1 ms: each syncs a WAL segment XLogWrite has just finished,
+// ~13 MB that the disk takes at ~400 MB/s after a 3 ms flush. The device's
+// time is not the CPU's, so no host_time_scale covers it. On 18 and 19 the
 // calibration step measures 2.1–2.9 because its reads go through the io
 // workers, whose hand-offs on a 2-core host the model does not price; that
 // the flood then agrees is two gaps of about the same size, not one host
-// factor (see the README's "host_time_scale" paragraph).
+// factor (see the README's "The host's speed" paragraph).
 func TestHostScaleFlood(t *testing.T) {
 	privateTmp(t)
 	src, err := os.ReadFile("../examples/ring-flood.scn")
