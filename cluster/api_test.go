@@ -157,3 +157,18 @@ func TestStatementErrors(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, c.CheckInvariants())
 }
+
+// HostTimeScale reaches the cluster's cost model as host_time_scale: every
+// CPU and memory cost × the factor (200 ns a pin × 2 = 400 ns, 1 µs a page
+// → 2 µs), the device's fdatasync (1 ms) not; a scale of −1 is refused.
+func TestOptionsHostTimeScale(t *testing.T) {
+	c, err := cluster.Open(cluster.Options{SharedBuffers: "1MB", HostTimeScale: 2})
+	require.NoError(t, err)
+	got, def := c.Costs(), cluster.Costs()
+	require.Equal(t, 2*def.Buf.PinNs, got.Buf.PinNs)
+	require.Equal(t, 2*def.PageNs, got.PageNs)
+	require.Equal(t, def.WAL.FsyncNs, got.WAL.FsyncNs)
+	require.Equal(t, "2", c.S.Format("host_time_scale"))
+	_, err = cluster.Open(cluster.Options{HostTimeScale: -1})
+	require.ErrorContains(t, err, "host_time_scale=-1: must be a number greater than 0, at most 100")
+}

@@ -63,6 +63,10 @@ type Options struct {
 	// ReadAheadKB is the kernel's readahead maximum in kB, a multiple of 4
 	// (nil: 128).
 	ReadAheadKB *int
+	// HostTimeScale is host_time_scale: how long the host takes for the cost
+	// model's CPU and memory work against the host it was measured on
+	// (0: 1; `pgbufsim host-scale` measures it on a real server's host).
+	HostTimeScale float64
 	// CatalogPins leaves the catalog pages each session pins out when false
 	// (nil: on, as measured on real servers).
 	CatalogPins *bool
@@ -135,6 +139,9 @@ func (o *Options) settingsList() []Setting {
 	str("os_cache", o.OSCache)
 	str("device", o.Device)
 	integer("read_ahead_kb", o.ReadAheadKB)
+	if o.HostTimeScale != 0 {
+		l = append(l, Setting{"host_time_scale", strconv.FormatFloat(o.HostTimeScale, 'g', -1, 64)})
+	}
 	boolean("catalog_pins", o.CatalogPins)
 	str("replacement", o.Replacement)
 	if o.UsageMax != 0 {

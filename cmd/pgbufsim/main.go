@@ -355,6 +355,9 @@ func hostScaleCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprint(stdout, verify.HostScaleScenario)
 		return 0
 	}
+	if *runs < 1 || *runs > 99 {
+		return usageError(stderr, "host-scale", fmt.Sprintf("--runs=%d: must be from 1 to 99", *runs), use)
+	}
 	if *pgbin == "" {
 		return usageError(stderr, "host-scale", "--pgbin DIR is missing (PostgreSQL's bin directory: pg_config --bindir)", use)
 	}
