@@ -32,6 +32,10 @@ type Device struct {
 	// provisioned IOPS. An I/O larger than MaxIOBytes counts as several.
 	IOPS       int64
 	MaxIOBytes int64
+	// FlushNs is the device's cache flush that ends an fdatasync, after the
+	// file's dirty pages have been written (what pg_test_fsync measures for
+	// one 8 kB write, less that write).
+	FlushNs int64
 	// Disk geometry (Parallelism 1): seek time from track-to-track to full
 	// stroke growing with the square root of the distance, plus half a
 	// revolution on average unless the request continues where the head is.
@@ -49,23 +53,23 @@ var Devices = map[string]Device{
 	// 128 kB reads at depth 1 run at ~1.9 GB/s, what such drives reach in a
 	// one-deep sequential benchmark. Eight requests in parallel (its channels).
 	"nvme": {Name: "nvme", Doc: "DRAM-less NVMe SSD (seed 003): 75.7 µs per random 8 kB read at depth 1, 2.4 GB/s, 8 in parallel",
-		AccessNs: 72_300, SeqAccessNs: 15_000, BytesPerSec: 2_400_000_000, Parallelism: 8},
+		AccessNs: 72_300, SeqAccessNs: 15_000, BytesPerSec: 2_400_000_000, Parallelism: 8, FlushNs: 1_000_000},
 	// A SATA SSD: ~100 µs for a random 8 kB read at depth 1 (85 µs access,
 	// 15 µs at the 530 MB/s a SATA 6 Gb/s link sustains); NCQ lets it serve
 	// several requests at once.
 	"sata-ssd": {Name: "sata-ssd", Doc: "SATA SSD: ~100 µs per random 8 kB read at depth 1, 530 MB/s, 8 in parallel",
-		AccessNs: 85_000, SeqAccessNs: 10_000, BytesPerSec: 530_000_000, Parallelism: 8},
+		AccessNs: 85_000, SeqAccessNs: 10_000, BytesPerSec: 530_000_000, Parallelism: 8, FlushNs: 1_000_000},
 	// A 7,200 rpm disk: 8.33 ms a revolution (4.17 ms average rotational
 	// wait), seeks from 1 ms (track to track) to 16 ms (full stroke) over
 	// 2 TB, 180 MB/s on the outer tracks; one arm.
 	"hdd": {Name: "hdd", Doc: "7,200 rpm disk: seek 1–16 ms by distance + 4.17 ms rotation, 180 MB/s, one arm",
 		AccessNs: 100_000, SeqAccessNs: 0, BytesPerSec: 180_000_000, Parallelism: 1,
-		TrackToTrackNs: 1_000_000, FullStrokeNs: 16_000_000, RevolutionNs: 8_333_333, SpanBytes: 2 << 40},
+		TrackToTrackNs: 1_000_000, FullStrokeNs: 16_000_000, RevolutionNs: 8_333_333, SpanBytes: 2 << 40, FlushNs: 8_333_333},
 	// A general-purpose cloud block volume at its baseline (AWS gp3): 3,000
 	// IOPS, 125 MB/s, ~0.5 ms per I/O over the network; I/Os up to 256 KiB
 	// count as one against the IOPS cap; many requests in flight.
 	"cloud-ebs": {Name: "cloud-ebs", Doc: "cloud volume (gp3 baseline): 0.5 ms per I/O, 3,000 IOPS, 125 MB/s, I/Os to 256 KiB count once",
-		AccessNs: 500_000, SeqAccessNs: 500_000, BytesPerSec: 125_000_000, Parallelism: 64, IOPS: 3000, MaxIOBytes: 256 << 10},
+		AccessNs: 500_000, SeqAccessNs: 500_000, BytesPerSec: 125_000_000, Parallelism: 64, IOPS: 3000, MaxIOBytes: 256 << 10, FlushNs: 500_000},
 }
 
 // DeviceNames lists the profiles in name order.

@@ -74,6 +74,9 @@ type Storage struct {
 	run   []int32 // scratch for readPages
 	Stats Stats
 	crash crashLog // device writes in flight, for Crash (crash.go)
+	// walOff is where the WAL's next write lands on the device: a region
+	// of its own, past every data file's (SyncWAL).
+	walOff int64
 }
 
 // New builds the storage of a machine.
@@ -84,7 +87,7 @@ func New(c Config) (*Storage, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return &Storage{cfg: c, cache: newPageCache(int(c.CacheBlocks)), dev: newDeviceQueue(c.Device)}, nil
+	return &Storage{cfg: c, cache: newPageCache(int(c.CacheBlocks)), dev: newDeviceQueue(c.Device), walOff: offset(walFileSlot, 0)}, nil
 }
 
 // NewFlat is the storage of the model before there was one: every read
@@ -125,6 +128,10 @@ func (s *Storage) IsCached(f pg.RelID, blk pg.BlockNumber) bool {
 // fileSlot spaces files on the device (16 GiB apart), which only matters to
 // a disk's seek distances.
 const fileSlotBlocks = 1 << 21
+
+// walFileSlot is the WAL's place on the device: one slot before the first
+// data file's.
+const walFileSlot = -1
 
 func offset(f int32, blk uint32) int64 {
 	return (int64(f)*fileSlotBlocks + int64(blk)) * pg.BLCKSZ
@@ -336,6 +343,24 @@ func (s *Storage) Sync(now int64, file pg.RelID) int64 {
 	}
 	flush()
 	return done
+}
+
+// SyncWAL is fdatasync of a WAL segment with n bytes written since its last
+// one: they go to the device in requests of at most MaxRequestKB,
+// sequentially in the WAL's own region (a segment is written in order), and
+// the device's cache flush follows; it returns when the flush is done.
+// Models issue_xlog_fsync (xlog.c) below the kernel: the WAL's pages are
+// written to the page cache by XLogWrite and reach the device only here.
+func (s *Storage) SyncWAL(now, n int64) int64 {
+	per := int64(s.cfg.MaxRequestKB) * 1024
+	done := now
+	for n > 0 {
+		k := min(n, per)
+		done = max(done, s.dev.submit(now, s.walOff, k, true))
+		s.walOff += k
+		n -= k
+	}
+	return done + s.dev.d.FlushNs
 }
 
 // SyncAll fsyncs every file with dirty pages (the checkpointer's sync

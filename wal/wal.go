@@ -123,7 +123,7 @@ type Costs struct {
 	CopyPsPerByte  int64 // copying and CRC-ing record bytes, picoseconds per byte
 	WriteCallNs    int64 // one pwrite call
 	WritePageNs    int64 // per 8 kB page written
-	FsyncNs        int64 // one fdatasync
+	FsyncNs        int64 // one fdatasync, when no Config.Sync is given
 	WriterDelayNs  int64 // wal_writer_delay
 	WriterFlushAft int64 // wal_writer_flush_after, in WAL pages
 }
@@ -133,6 +133,10 @@ type Config struct {
 	Version    pg.Version
 	WalBuffers int // pages (XLOGbuffers)
 	Costs      Costs
+	// Sync, when set, is the machine's fdatasync of a segment with n bytes
+	// written since its last one, returning when it is done (the storage
+	// model's SyncWAL); otherwise each costs Costs.FsyncNs.
+	Sync func(now, n int64) int64
 }
 
 // WAL is the log of one simulated cluster. Single-threaded; the simulator's
@@ -376,6 +380,17 @@ func (w *WAL) acquireLock(now int64) int64 {
 	return now
 }
 
+// fsync is issue_xlog_fsync of the segment being written: what was written
+// of it since the flush point goes to the device (every earlier segment was
+// synced when it was finished).
+func (w *WAL) fsync(now int64) int64 {
+	if w.cfg.Sync == nil {
+		return now + w.cfg.Costs.FsyncNs
+	}
+	segStart := pg.LSN((uint64(w.write) - 1) / pg.WalSegSize * pg.WalSegSize)
+	return w.cfg.Sync(now, int64(w.write-max(w.flush, segStart)))
+}
+
 // xlogWrite is XLogWrite: write pages from the write pointer up to target in
 // contiguous groups (a group ends at the ring's last slot, at a segment end,
 // or at the target), fsync each finished segment, and in flexible mode stop
@@ -402,7 +417,7 @@ func (w *WAL) xlogWrite(now int64, u *Usage, target, flushTo pg.LSN, flexible bo
 			u.Writes++
 			npages = 0
 			if finishingSeg {
-				now += c.FsyncNs
+				now = w.fsync(now)
 				u.Fsyncs++
 				w.flush = w.write
 				// XLogWrite: request a checkpoint if too much WAL has been used
@@ -421,7 +436,7 @@ func (w *WAL) xlogWrite(now int64, u *Usage, target, flushTo pg.LSN, flexible bo
 		}
 	}
 	if w.flush < flushTo && w.flush < w.write {
-		now += c.FsyncNs
+		now = w.fsync(now)
 		u.Fsyncs++
 		w.flush = w.write
 	}

@@ -117,3 +117,37 @@ func TestWALAddressSpaceEnd(t *testing.T) {
 	require.ErrorIs(t, w.Err(), ErrWALExhausted)
 	require.Equal(t, before, w.InsertLSN(), "the log does not move, let alone wrap")
 }
+
+// An fdatasync is given the bytes written to its segment since the last
+// one (issue_xlog_fsync after XLogWrite): each finished segment is synced
+// as XLogWrite finishes it, so a load's syncs carry a whole segment's
+// writes at a time, and an XLogFlush inside a segment the part written
+// since. The WAL starts at 0/1000028 (one segment in, flushed), so the
+// first segment synced holds 16 MB − 0x28 bytes of it; the sum of every
+// sync is what was written.
+func TestFsyncBytes(t *testing.T) {
+	var calls []int64
+	w, err := New(Config{Version: 18, WalBuffers: 512, Sync: func(now, n int64) int64 {
+		calls = append(calls, n)
+		return now + 1000
+	}})
+	require.NoError(t, err)
+	start := w.FlushLSN()
+	var u Usage
+	now := int64(0)
+	for w.InsertLSN() < 3*pg.WalSegSize+100000 { // into the fourth segment
+		_, now = w.Insert(now, &u, 8000, 0)
+	}
+	end := w.InsertLSN()
+	now = w.Flush(now, &u, end-1)
+	require.Len(t, calls, 3, "segments 1 and 2 finished, then the flush inside segment 3")
+	require.EqualValues(t, 2*pg.WalSegSize-uint64(start), calls[0])
+	require.EqualValues(t, pg.WalSegSize, calls[1])
+	var sum int64
+	for _, n := range calls {
+		sum += n
+	}
+	require.EqualValues(t, int64(w.FlushLSN()-start), sum)
+	require.EqualValues(t, 3, u.Fsyncs)
+	_ = now
+}

@@ -93,7 +93,11 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 		return nil, err
 	}
 	costs := costsFor(s)
-	w, err := wal.New(wal.Config{Version: s.Version, WalBuffers: s.WalBuffers(), Costs: walCosts(s, costs)})
+	st, err := storage.New(s.StorageConfig())
+	if err != nil {
+		return nil, err
+	}
+	w, err := wal.New(wal.Config{Version: s.Version, WalBuffers: s.WalBuffers(), Costs: walCosts(s, costs), Sync: st.SyncWAL})
 	if err != nil {
 		return nil, err
 	}
@@ -107,10 +111,6 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 			StartNs: costs.WorkerStartNs}
 	case s.Version >= 18 && s.Enum("io_method") != "sync":
 		ioWorkers = int(s.Int("io_workers"))
-	}
-	st, err := storage.New(s.StorageConfig())
-	if err != nil {
-		return nil, err
 	}
 	p, err := bufmgr.NewPool(bufmgr.Config{
 		NBuffers: s.NBuffers(), Version: s.Version,
