@@ -192,6 +192,10 @@ var gucs = []gucDef{
 		doc: "machine: the device's kernel readahead maximum (/sys/block/DEV/queue/read_ahead_kb), a multiple of 4"},
 	{name: "host_time_scale", kind: kindReal, min: 0, max: 100, restart: true, machine: true, modelled: true, def: fixed("1"),
 		doc: "machine: how long the host takes for the cost model's CPU and memory work, against the host it was measured on (2: twice as long; fdatasync and the device are not scaled); greater than 0, at most 100"},
+	{name: "device_flush", kind: kindDuration, unitNs: 1e6, frac: true, min: -1e6, max: 1000e6, restart: true, machine: true, modelled: true, def: fixed("-1"),
+		doc: "machine: the device's cache flush that ends an fdatasync, after its written pages (-1: the device profile's; pgbufsim host-scale measures the host's)"},
+	{name: "device_write_mbps", kind: kindInt, min: -1, max: 100000, restart: true, machine: true, modelled: true, def: fixed("-1"),
+		doc: "machine: the device's write rate in MB/s for pages leaving the page cache (fdatasync, write-back; -1: the device profile's; pgbufsim host-scale measures the host's)"},
 	{name: "catalog_pins", kind: kindBool, restart: true, machine: true, modelled: true, def: fixed("on"),
 		doc: "simulator: the catalog pages each session pins, as measured (off: none, so a teaching pool of 16 buffers holds only the tables)"},
 	{name: "replacement", kind: kindEnum, enumFn: strategy.PolicyNames, restart: true, machine: true, whatif: true, modelled: true, def: fixed("clock"),
@@ -337,6 +341,9 @@ func (s *Settings) set(g *gucDef, value string) error {
 		if n < g.min || n > g.max {
 			return bad(fmt.Sprintf("outside the allowed range %d..%d", g.min, g.max))
 		}
+		if g.name == "device_write_mbps" && n == 0 {
+			return bad("must be " + g.Allowed())
+		}
 		if g.name == "read_ahead_kb" && n%4 != 0 {
 			return bad(fmt.Sprintf("must be a multiple of 4 (the kernel reads ahead in 4kB pages) from 0 to %d", g.max))
 		}
@@ -371,8 +378,8 @@ func (s *Settings) set(g *gucDef, value string) error {
 		if !g.frac {
 			ns = int64(math.RoundToEven(float64(ns)/float64(g.unitNs))) * g.unitNs
 		}
-		if ns < g.min || ns > g.max {
-			return bad(fmt.Sprintf("outside the allowed range %s..%s", fmtDur(g.min), fmtDur(g.max)))
+		if ns < g.min || ns > g.max || g.name == "device_flush" && ns < 0 && ns != -1e6 {
+			return bad(fmt.Sprintf("outside the allowed range %s..%s", fmtDur(g.min), fmtDur(g.max)) + g.rangeNote())
 		}
 		s.vals[g.name] = ns
 	}
@@ -539,9 +546,16 @@ func (s *Settings) CheckModelled() error {
 
 // StorageConfig is the machine the settings describe.
 func (s *Settings) StorageConfig() storage.Config {
+	d := storage.Devices[s.Enum("device")]
+	if ns := s.Int("device_flush"); ns >= 0 {
+		d.FlushNs = ns
+	}
+	if mbps := s.Int("device_write_mbps"); mbps > 0 {
+		d.WriteBytesPerSec = mbps * 1_000_000
+	}
 	return storage.Config{
 		CacheBlocks: s.Int("os_cache") * int64(pg.UnitKB) / pg.BLCKSZ,
-		Device:      storage.Devices[s.Enum("device")],
+		Device:      d,
 		ReadAheadKB: int(s.Int("read_ahead_kb")),
 	}
 }
@@ -622,7 +636,7 @@ func (g *gucDef) Allowed() string {
 		if g.unitNs == 1e9 {
 			unit = "s"
 		}
-		return fmt.Sprintf("%s to %s (a bare number is in %s; units us, ms, s, min, h, d)", fmtDur(g.min), fmtDur(g.max), unit)
+		return fmt.Sprintf("%s to %s (a bare number is in %s; units us, ms, s, min, h, d)", fmtDur(g.min), fmtDur(g.max), unit) + g.rangeNote()
 	case kindSize:
 		unit := map[pg.Unit]string{pg.UnitBytes: "bytes", pg.UnitKB: "kB", pg.UnitMB: "MB", pg.UnitBlocks: "8kB pages"}[g.unit]
 		lo, hi := pg.FormatSize(g.min*int64(g.unit)), pg.FormatSize(g.max*int64(g.unit))
@@ -643,8 +657,18 @@ func (g *gucDef) Allowed() string {
 		return fmt.Sprintf("auto or %d to %d buffers", g.min, g.max)
 	case "read_ahead_kb":
 		return fmt.Sprintf("a multiple of 4 from %d to %d", g.min, g.max)
+	case "device_write_mbps":
+		return fmt.Sprintf("-1 (the device profile's) or 1 to %d MB/s", g.max)
 	}
 	return fmt.Sprintf("an integer from %d to %d", g.min, g.max)
+}
+
+// rangeNote completes a duration's range where one value in it is special.
+func (g *gucDef) rangeNote() string {
+	if g.name == "device_flush" {
+		return " (-1: the device profile's, else 0 or more)"
+	}
+	return ""
 }
 
 // Doc is the setting's one-line description.

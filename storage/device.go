@@ -25,6 +25,11 @@ type Device struct {
 	SeqAccessNs int64
 	// BytesPerSec is the transfer rate, shared by all requests in flight.
 	BytesPerSec int64
+	// WriteBytesPerSec, when set, is the rate of writes (data leaving the
+	// page cache: fdatasync's written pages, write-back); 0: BytesPerSec.
+	// The machine setting device_write_mbps sets it (a host measured by
+	// pgbufsim host-scale).
+	WriteBytesPerSec int64
 	// Parallelism is how many requests the device serves at once (flash
 	// channels and dies; 1 for a disk's single arm). Requests beyond it queue.
 	Parallelism int
@@ -138,7 +143,11 @@ func (q *deviceQueue) submit(now, off, n int64, write bool) int64 {
 	if q.d.RevolutionNs > 0 {
 		access += q.positioning(start, off)
 	}
-	xfer := n * 1_000_000_000 / q.d.BytesPerSec
+	rate := q.d.BytesPerSec
+	if write && q.d.WriteBytesPerSec > 0 {
+		rate = q.d.WriteBytesPerSec
+	}
+	xfer := n * 1_000_000_000 / rate
 	done := max(start+access, q.bus) + xfer
 	q.bus = done
 	q.units[u] = done

@@ -7,6 +7,10 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/pgbufsim/pgbufsim/guc"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/storage"
 )
 
 // HostScaleScenario is the step host_time_scale is measured on: seed 000's
@@ -52,7 +56,13 @@ type HostScale struct {
 	RealMs []float64
 	// Scale is the median of RealMs over SimMs.
 	Scale float64
+	// Device is the host's fdatasync, measured beside the data directories
+	// (MeasureDeviceSync): the CPU's scale does not cover the device's time.
+	Device *DeviceSync
 }
+
+// deviceSyncRuns is how many times each size is synced.
+const deviceSyncRuns = 5
 
 // MeasureHostScale runs HostScaleScenario runs times on the server in bin
 // (each on a fresh cluster) and the simulator, and returns the host's scale.
@@ -88,6 +98,13 @@ func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Wri
 		med = (sorted[len(sorted)/2-1] + med) / 2
 	}
 	hs.Scale = math.Round(med/hs.SimMs*1000) / 1000
+	// The default device profile, which the calibration step and verify's
+	// scenarios run on unless they name one.
+	ds, err := MeasureDeviceSync(deviceSyncRuns, storage.Devices[guc.Lookup("device").Default(pg.MaxVersion)])
+	if err != nil {
+		return nil, err
+	}
+	hs.Device = ds
 	return hs, nil
 }
 
@@ -103,5 +120,13 @@ func (h *HostScale) String() string {
 	}
 	fmt.Fprintf(&b, "on the server: %s ms\n", strings.Join(ms, ", "))
 	fmt.Fprintf(&b, "host_time_scale=%g\n", h.Scale)
+	if d := h.Device; d != nil {
+		ms := make([]string, len(d.MedianMs))
+		for i, v := range d.MedianMs {
+			ms[i] = fmt.Sprintf("%s %.3f ms", pg.FormatSize(d.SizesBytes[i]), v)
+		}
+		fmt.Fprintf(&b, "fdatasync beside the data directory (median of %d each): %s\n", deviceSyncRuns, strings.Join(ms, ", "))
+		fmt.Fprintf(&b, "%s\n", d.Settings())
+	}
 	return b.String()
 }

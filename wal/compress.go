@@ -16,12 +16,13 @@ import (
 // SizeOfBlockCompressHeader is XLogRecordBlockCompressHeader (the hole length).
 const SizeOfBlockCompressHeader = 2
 
-// Compressor compresses a page image and says what it cost.
+// Compressor compresses a page image. What compressing costs is the cost
+// model's (internal/cost, by Method).
 type Compressor interface {
 	// Compress returns the compressed length of src.
 	Compress(src []byte) int
-	// NsPerByte is the CPU cost of compressing, per input byte.
-	NsPerByte() float64
+	// Method is the wal_compression method: pglz, lz4 or zstd.
+	Method() string
 }
 
 // NewCompressor is the wal_compression method: pglz (also "on"), lz4
@@ -58,8 +59,7 @@ func (l *lz4Comp) Compress(src []byte) int {
 	return n
 }
 
-// NsPerByte: LZ4 compresses at a few hundred MB/s to 1 GB/s.
-func (l *lz4Comp) NsPerByte() float64 { return 1.5 }
+func (l *lz4Comp) Method() string { return "lz4" }
 
 type zstdComp struct {
 	enc *zstd.Encoder
@@ -71,8 +71,7 @@ func (z *zstdComp) Compress(src []byte) int {
 	return len(z.dst)
 }
 
-// NsPerByte: zstd level 3 compresses at ~200–300 MB/s.
-func (z *zstdComp) NsPerByte() float64 { return 4 }
+func (z *zstdComp) Method() string { return "zstd" }
 
 // CompressedImage is the image part of a block reference for a page whose
 // bytes without the hole are given (hole > 0 if the page had one): the

@@ -26,7 +26,7 @@ const (
 	pglzMinInput     = 32
 )
 
-func (p *pglzComp) NsPerByte() float64 { return 10 } // ~100 MB/s
+func (p *pglzComp) Method() string { return "pglz" }
 
 func pglzHistIdx(s []byte, i, end, mask int) int {
 	c := func(k int) int { return int(int8(s[i+k])) } // char is signed on x86

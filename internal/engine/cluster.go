@@ -332,7 +332,7 @@ func (c *Cluster) imageBytes(t pg.BufferTag, hole int) (int, int64) {
 		return pg.BLCKSZ - hole, 0
 	}
 	n, _ := wal.CompressedImage(c.comp, img, hole)
-	return n, int64(float64(len(img)) * c.comp.NsPerByte())
+	return n, int64(len(img)) * c.costs.CompressPsPerByte(c.comp.Method()) / 1000
 }
 
 // imageHole is the hole to give a record-size formula so that its
