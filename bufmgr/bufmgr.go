@@ -388,7 +388,7 @@ func (p *Pool) getVictimBuffer(be *Backend, r *strategy.Ring) (pg.Buffer, error)
 		p.pinLocked(be, b)
 		s := p.states[b]
 		if s&pg.FlagDirty != 0 {
-			if r != nil && p.cfg.Reject == strategy.RejectPG && p.mayReject(s) && p.wal.NeedsFlush(p.bufLSN(b)) && r.RejectBuffer(b, fromRing) {
+			if r != nil && p.cfg.Reject == strategy.RejectPG && p.mayReject(s) && p.wal.NeedsFlushAt(be.Now, p.bufLSN(b)) && r.RejectBuffer(b, fromRing) {
 				if p.tracer != nil {
 					ev := p.event(EvReject, be, b)
 					ev.For = p.traceFor

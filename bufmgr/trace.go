@@ -95,7 +95,7 @@ func (p *Pool) event(k EventKind, be *Backend, b pg.Buffer) Event {
 // traceWrite reports FlushBuffer's WAL flush (when the page LSN is past the
 // flushed LSN) and its write, before they happen.
 func (p *Pool) traceWrite(be *Backend, b pg.Buffer, ctx strategy.Kind) {
-	if p.states[b]&pg.FlagPermanent != 0 && p.wal.NeedsFlush(p.bufLSN(b)) {
+	if p.states[b]&pg.FlagPermanent != 0 && (be == nil && p.wal.NeedsFlush(p.bufLSN(b)) || be != nil && p.wal.NeedsFlushAt(be.Now, p.bufLSN(b))) {
 		ev := p.event(EvWALFlush, be, b)
 		ev.LSN, ev.From, ev.Ring = p.bufLSN(b), p.wal.FlushLSN(), ctx
 		p.tracer(ev)

@@ -153,6 +153,12 @@ type WAL struct {
 	redo        pg.LSN // RedoRecPtr
 	initPage    uint64 // highest WAL page index initialised (AdvanceXLInsertBuffer)
 	lockFreeAt  int64  // WALWriteLock is free from this simulated time on
+	// flushBefore is the flush pointer other processes see until
+	// flushShownAt: XLogWrite publishes its LogwrtResult in shared memory
+	// (XLogCtl->LogwrtResult; 17+ logFlushResult) only as it returns, after
+	// its fsyncs, while flush is set as the simulator runs the call.
+	flushBefore  pg.LSN
+	flushShownAt int64
 	lastFlushNs int64  // the WAL writer's static lastflush (0 = never)
 
 	// ckptSegments is CheckPointSegments (0: no WAL-triggered checkpoints);
@@ -286,6 +292,18 @@ func (w *WAL) RedoRecPtr() pg.LSN { return w.redo }
 // NeedsFlush is XLogNeedsFlush: lsn is beyond what has been flushed.
 func (w *WAL) NeedsFlush(lsn pg.LSN) bool { return lsn > w.flush }
 
+// NeedsFlushAt is XLogNeedsFlush asked by a process at simulated time now:
+// lsn is beyond the flush pointer published by then (an XLogWrite still
+// writing or syncing at now has not published its flush).
+func (w *WAL) NeedsFlushAt(now int64, lsn pg.LSN) bool { return lsn > w.flushSeen(now) }
+
+func (w *WAL) flushSeen(now int64) pg.LSN {
+	if now < w.flushShownAt {
+		return w.flushBefore
+	}
+	return w.flush
+}
+
 // Buffers is wal_buffers in pages.
 func (w *WAL) Buffers() int { return w.cfg.WalBuffers }
 
@@ -398,6 +416,7 @@ func (w *WAL) fsync(now int64) int64 {
 // The caller holds WALWriteLock from now on; the lock is held until the return.
 func (w *WAL) xlogWrite(now int64, u *Usage, target, flushTo pg.LSN, flexible bool) int64 {
 	c := &w.cfg.Costs
+	before := w.flush
 	nbuf := uint64(w.cfg.WalBuffers)
 	npages := int64(0)
 	startOff := uint64(0)
@@ -443,6 +462,9 @@ func (w *WAL) xlogWrite(now int64, u *Usage, target, flushTo pg.LSN, flexible bo
 	if w.rqstWrite < w.write {
 		w.rqstWrite = w.write
 	}
+	if w.flush != before {
+		w.flushBefore, w.flushShownAt = before, now
+	}
 	w.lockFreeAt = now
 	return now
 }
@@ -450,7 +472,7 @@ func (w *WAL) xlogWrite(now int64, u *Usage, target, flushTo pg.LSN, flexible bo
 // Flush is XLogFlush(lsn): if lsn is not yet flushed, write and flush
 // everything inserted so far (the request grows to the insert position).
 func (w *WAL) Flush(now int64, u *Usage, lsn pg.LSN) int64 {
-	if lsn <= w.flush {
+	if lsn <= w.flushSeen(now) {
 		return now
 	}
 	now = w.acquireLock(now)
