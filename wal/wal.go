@@ -159,7 +159,7 @@ type WAL struct {
 	// its fsyncs, while flush is set as the simulator runs the call.
 	flushBefore  pg.LSN
 	flushShownAt int64
-	lastFlushNs int64  // the WAL writer's static lastflush (0 = never)
+	lastFlushNs  int64 // the WAL writer's static lastflush (0 = never)
 
 	// ckptSegments is CheckPointSegments (0: no WAL-triggered checkpoints);
 	// onCkptNeeded is RequestCheckpoint(CHECKPOINT_CAUSE_XLOG), called with
