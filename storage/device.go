@@ -39,7 +39,12 @@ type Device struct {
 	MaxIOBytes int64
 	// FlushNs is the device's cache flush that ends an fdatasync, after the
 	// file's dirty pages have been written (what pg_test_fsync measures for
-	// one 8 kB write, less that write).
+	// one 8 kB write, less that write). The SSD profiles keep the cost
+	// model's earlier flat figure for a WAL fdatasync on an SSD, ~1 ms; the
+	// disk's waits a revolution for its write cache to reach the platter;
+	// the cloud volume's is one more round trip of its 0.5 ms per I/O. The
+	// machine setting device_flush replaces it with a host's (pgbufsim
+	// host-scale measures it).
 	FlushNs int64
 	// Disk geometry (Parallelism 1): seek time from track-to-track to full
 	// stroke growing with the square root of the distance, plus half a

@@ -11,6 +11,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/guc"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
+	"github.com/pgbufsim/pgbufsim/verify/devsync"
 )
 
 // HostScaleScenario is the step host_time_scale is measured on: seed 000's
@@ -57,8 +58,8 @@ type HostScale struct {
 	// Scale is the median of RealMs over SimMs.
 	Scale float64
 	// Device is the host's fdatasync, measured beside the data directories
-	// (MeasureDeviceSync): the CPU's scale does not cover the device's time.
-	Device *DeviceSync
+	// (devsync.Measure): the CPU's scale does not cover the device's time.
+	Device *devsync.Result
 }
 
 // deviceSyncRuns is how many times each size is synced.
@@ -100,7 +101,7 @@ func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Wri
 	hs.Scale = math.Round(med/hs.SimMs*1000) / 1000
 	// The default device profile, which the calibration step and verify's
 	// scenarios run on unless they name one.
-	ds, err := MeasureDeviceSync(deviceSyncRuns, storage.Devices[guc.Lookup("device").Default(pg.MaxVersion)])
+	ds, err := devsync.Measure(deviceSyncRuns, storage.Devices[guc.Lookup("device").Default(pg.MaxVersion)])
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ import (
 // the show commands after the scan move with them.
 //
 // The scale is the CPU's; the device's time is measured beside it
-// (MeasureDeviceSync: device_flush and device_write_mbps), because the
+// (devsync.Measure: device_flush and device_write_mbps), because the
 // flood's WAL syncs are the device's: XLogWrite fsyncs each WAL segment it
 // finishes, ~13 MB here, and the simulator's fdatasync writes those bytes
 // at the host's rate after its flush (Storage.SyncWAL). Before that, with a

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/pgbufsim/pgbufsim/scenario"
-	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,23 +26,5 @@ func TestHostScaleScenario(t *testing.T) {
 	}
 	require.Equal(t, 1, scans)
 	_, err = MeasureHostScale(context.Background(), "/nonexistent", 0, nil)
-	require.EqualError(t, err, "runs=0: must be from 1 to 99")
-}
-
-// The device's line through the sizes' medians: points on t = 2.5 ms +
-// bytes / 500 MB/s (2e-6 ms a byte) give back the flush and the slope; the
-// settings print the flush less the profile's access time (nvme: 72.3 µs)
-// and the slope as MB/s (1e-3 / 2e-6 = 500).
-func TestDeviceSyncFit(t *testing.T) {
-	var ys []float64
-	for _, x := range deviceSyncSizes {
-		ys = append(ys, 2.5+float64(x)*2e-6)
-	}
-	b, a := fitLine(deviceSyncSizes, ys)
-	require.InDelta(t, 2e-6, b, 1e-15)
-	require.InDelta(t, 2.5, a, 1e-9)
-	ds := deviceSyncFrom(deviceSyncSizes, ys, storage.Devices["nvme"])
-	require.Equal(t, "device_flush=2.428ms device_write_mbps=500", ds.Settings())
-	_, err := MeasureDeviceSync(0, storage.Devices["nvme"])
 	require.EqualError(t, err, "runs=0: must be from 1 to 99")
 }

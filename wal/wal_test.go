@@ -151,3 +151,25 @@ func TestFsyncBytes(t *testing.T) {
 	require.EqualValues(t, 3, u.Fsyncs)
 	_ = now
 }
+
+// XLogWrite publishes its flush pointer in shared memory as it returns
+// (XLogCtl->LogwrtResult), after its fsyncs: a process asking at a time
+// inside another's write and sync still sees the old pointer, and an
+// XLogFlush then waits for WALWriteLock until that write is done. Here one
+// record of 8,000 bytes is flushed at time 0 with each sync taking 1 ms
+// (the Sync hook): the flush is published at its end, E ≥ 1 ms; asked at
+// 0.5 ms the record still needs a flush, and a second XLogFlush of it made
+// at 0.5 ms returns at E, not at once.
+func TestFlushPublishedAtEnd(t *testing.T) {
+	w, err := New(Config{Version: 18, WalBuffers: 512, Sync: func(now, n int64) int64 { return now + 1_000_000 }})
+	require.NoError(t, err)
+	var u Usage
+	end, now := w.Insert(0, &u, 8000, 0)
+	done := w.Flush(now, &u, end)
+	require.GreaterOrEqual(t, done, int64(1_000_000))
+	require.True(t, w.NeedsFlushAt(500_000, end), "not yet published at 0.5 ms")
+	require.False(t, w.NeedsFlushAt(done, end))
+	require.False(t, w.NeedsFlush(end), "the simulator's own view: flushed")
+	require.Equal(t, done, w.Flush(500_000, &u, end), "waits for WALWriteLock, then finds it flushed")
+	require.EqualValues(t, 1, u.Fsyncs)
+}
