@@ -17,7 +17,10 @@ import (
 //   - Reads from the OS page cache: ~4 µs per 8 kB read call (seed 003, F003-2:
 //     504 reads in 2.024 ms); a vectored read adds a copy per further block.
 //   - Writes of data pages and WAL pages into the OS page cache: a pwrite of
-//     8 kB, of the same order as a read; an fdatasync of the WAL on an SSD ~1 ms.
+//     8 kB, of the same order as a read. An fdatasync of the WAL is the
+//     device's (storage.SyncWAL: the segment's bytes since its last sync, then
+//     the device's cache flush, ~1 ms on the SSD profiles); FsyncNs, a flat
+//     ~1 ms, is only for a WAL run without a device (wal package tests).
 //   - CPU per page and per tuple of a count(*) scan: seed 001's second
 //     count(*) of 6,000,000 hinted tuples in 62,500 cached pages took 167 ms
 //     on three participants: ~1 µs a page and ~80 ns a tuple. A tuple whose
@@ -114,9 +117,11 @@ var Default = Model{
 // every duration of work done by a process (pins, page and tuple handling,
 // checksums, copies into and out of the OS page cache, WAL record copying,
 // page-image compression and the WAL's writes into the page cache, system
-// calls, worker start-up and a statement's parse/plan) is multiplied by f. Left alone are what the host's
-// CPU does not decide: the device's fdatasync (FsyncNs; the device model
-// has its own latencies) and the client's pause between statements.
+// calls, worker start-up and a statement's parse/plan) is multiplied by f.
+// Left alone are what the host's CPU does not decide: the device's
+// fdatasync (FsyncNs; the device model has its own latencies, and
+// device_flush and device_write_mbps set a host's) and the client's pause
+// between statements.
 // f is the host_time_scale setting; 1 is the host the figures above were
 // measured on.
 func (m Model) Scaled(f float64) Model {
