@@ -14,7 +14,7 @@ import (
 type Costs struct {
 	PinNs       int64 // buffer table lookup + pin + unpin
 	WritePageNs int64 // pwrite of one 8 kB data page into the OS page cache
-	ChecksumNs  int64 // computing a page checksum before a write (data_checksums=on)
+	ChecksumNs  int64 // pg_checksum_page of one page: before a write, and verifying a read (data_checksums=on)
 	ReadCallNs  int64 // one read system call served from the OS page cache (seed 003: ~4 µs per 8 kB read)
 	ReadPageNs  int64 // each further 8 kB copied by a vectored read
 	AdviseNs    int64 // one posix_fadvise(WILLNEED) system call

@@ -27,10 +27,11 @@ import (
 // postmaster fork), and idle workers above the minimum retire, highest first.
 // The wakeup-propagation heuristic that gates the request is not modelled.
 type IOModel struct {
-	costs   Costs
-	st      *storage.Storage
-	workers []ioWorker
-	pool    IOWorkerPool
+	costs     Costs
+	checksums bool // data_checksums: each block read is verified
+	st        *storage.Storage
+	workers   []ioWorker
+	pool      IOWorkerPool
 	// queued are the start times of submitted reads still waiting for a worker.
 	queued     []int64
 	lastLaunch int64
@@ -50,7 +51,7 @@ type ioWorker struct {
 }
 
 func newIOModel(c Config, st *storage.Storage) *IOModel {
-	return &IOModel{costs: c.Costs, st: st, workers: make([]ioWorker, c.IOWorkers), pool: c.IOPool, lastLaunch: -1 << 62}
+	return &IOModel{costs: c.Costs, checksums: c.Checksums, st: st, workers: make([]ioWorker, c.IOWorkers), pool: c.IOPool, lastLaunch: -1 << 62}
 }
 
 // Async reports whether reads are performed by I/O workers.
@@ -59,8 +60,18 @@ func (m *IOModel) Async() bool { return len(m.workers) > 0 }
 // Storage is the machine below.
 func (m *IOModel) Storage() *storage.Storage { return m.st }
 
+// cpu is the work of a read of nblocks done by the process performing it:
+// the system call, the further blocks' copies and, with data_checksums,
+// each block's verification (PageIsVerified computes pg_checksum_page of
+// every page read, bufpage.c: in the backend on 15–17 and with
+// io_method=sync, in the I/O worker that completes the read on 18+ —
+// buffer_readv_complete_one, bufmgr.c).
 func (m *IOModel) cpu(nblocks int) int64 {
-	return m.costs.ReadCallNs + int64(nblocks-1)*m.costs.ReadPageNs
+	ns := m.costs.ReadCallNs + int64(nblocks-1)*m.costs.ReadPageNs
+	if m.checksums {
+		ns += int64(nblocks) * m.costs.ChecksumNs
+	}
+	return ns
 }
 
 // read is mdreadv's preadv by a process whose files are r, at time now.

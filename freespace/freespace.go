@@ -91,16 +91,92 @@ func Category(rel *heap.Relation, blk pg.BlockNumber) int {
 	return min(avail/32, 254)
 }
 
-// SearchRoot is fsm_search when no page has room: only the root is read,
-// and its value says so. The simulator's tables hold tuples of one size, so
-// a page the FSM knows of never has room for another (it was recorded when
-// full).
-func SearchRoot(fk Forks, be *bufmgr.Backend, rel *heap.Relation) error {
-	b, ok, err := fk.ReadFork(be, rel, pg.FSMFork, 0, false)
-	if ok {
-		fk.Unpin(be, b)
+// NeededCategory is fsm_space_needed_to_cat for a tuple of rel's: its
+// MAXALIGNed length plus the fillfactor's reserve (RelationGetBufferForTuple's
+// targetFreeSpace), in 32-byte steps rounded up, at most 255.
+func NeededCategory(rel *heap.Relation) int {
+	need := (rel.Shape.TupleLen+7)&^7 + pg.BLCKSZ*(100-rel.Shape.Fillfactor)/100
+	return min((need+31)/32, 255)
+}
+
+// Search is fsm_search (freespace.c) for a page with need's category of
+// free space. From the root it descends to a child whose slot claims
+// room; on a page where none does, it corrects the slot its parent holds
+// for it to the page's real maximum (fsm_set_and_search on the parent,
+// dirtied hint-style) and starts over from the root. Upper slots go stale
+// when a bulk extension entered empty pages (RelationAddBlocks) that the
+// insert then filled: the first search after it corrects them. It returns
+// whether a leaf slot has room; the simulator's inserts use their own
+// target then (a page the FSM knows of has room only if it was entered
+// empty by an extension and not filled since).
+func (u *Upper) Search(fk Forks, be *bufmgr.Backend, rel *heap.Relation, need int) (bool, error) {
+	nblocks := rel.NPages()
+	leaves := max((nblocks-1)/SlotsPerFSMPage+1, 1)
+	// children is how many pages of the level below page (level, logpage) has.
+	children := func(level, logpage int) int {
+		below := leaves
+		for l := 1; l < level; l++ {
+			below = (below-1)/SlotsPerFSMPage + 1
+		}
+		return min(below-logpage*SlotsPerFSMPage, SlotsPerFSMPage)
 	}
-	return err
+	for restarts := 0; restarts <= 10000; restarts++ {
+		level, logpage := TreeDepth-1, 0
+		for {
+			b, ok, err := fk.ReadFork(be, rel, pg.FSMFork, LogicalToPhysical(level, logpage), false)
+			if err != nil || !ok {
+				return false, err
+			}
+			// fsm_search_avail: a slot with at least need, else the page's maximum.
+			slot, best := -1, 0
+			if level == 0 {
+				lo := logpage * SlotsPerFSMPage
+				for blk := lo; blk < nblocks && blk < lo+SlotsPerFSMPage; blk++ {
+					if v := int(rel.FSMValue(pg.BlockNumber(blk))); v >= need {
+						slot = blk - lo
+						break
+					} else {
+						best = max(best, v)
+					}
+				}
+			} else {
+				for c := 0; c < children(level, logpage); c++ {
+					if v := u.slots[[3]int{int(rel.ID), level, logpage*SlotsPerFSMPage + c}]; v >= need {
+						slot = c
+						break
+					} else {
+						best = max(best, v)
+					}
+				}
+			}
+			fk.Unpin(be, b)
+			switch {
+			case slot >= 0 && level == 0:
+				return true, nil
+			case slot >= 0:
+				level, logpage = level-1, logpage*SlotsPerFSMPage+slot
+				continue
+			case level == TreeDepth-1:
+				return false, nil // no page has room
+			}
+			// The parent's slot for this page claimed room it does not have.
+			parentLevel, parentPage := level+1, logpage/SlotsPerFSMPage
+			pb, ok, err := fk.ReadFork(be, rel, pg.FSMFork, LogicalToPhysical(parentLevel, parentPage), false)
+			if err != nil || !ok {
+				return false, err
+			}
+			if u.slots == nil {
+				u.slots = map[[3]int]int{}
+			}
+			if k := [3]int{int(rel.ID), parentLevel, logpage}; u.slots[k] != best {
+				u.slots[k] = best
+				fk.MarkBufferDirtyHint(be, pb, 0)
+			}
+			fk.Unpin(be, pb)
+			break
+		}
+	}
+	return false, nil
 }
 
 // RecordPageWithFreeSpace is fsm_set_and_search on the leaf of heap block

@@ -73,10 +73,65 @@ func TestRecordPageWithFreeSpace(t *testing.T) {
 	require.NoError(t, RecordPageWithFreeSpace(f, be, rel, blk))
 	require.Len(t, f.hinted, 1, "an unchanged category does not dirty the page")
 	require.Zero(t, f.pinned)
-	// SearchRoot reads block 0 only.
+	// With no upper slot set, fsm_search reads the root only: no room.
 	f.reads = nil
-	require.NoError(t, SearchRoot(f, be, rel))
+	var u Upper
+	found, err := u.Search(f, be, rel, NeededCategory(rel))
+	require.NoError(t, err)
+	require.False(t, found)
 	require.Equal(t, []pg.BlockNumber{0}, f.reads)
+}
+
+// NeededCategory: a 1,832-byte tuple needs 1,832 bytes (MAXALIGNed already),
+// category ⌈1832/32⌉ = 58; at fillfactor 90 it also needs the 819-byte
+// reserve (8192 × 10/100): ⌈2651/32⌉ = 83.
+func TestNeededCategory(t *testing.T) {
+	require.Equal(t, 58, NeededCategory(heap.NewRelation(1, "t", heap.Shape{TupleLen: 1832, Fillfactor: 100})))
+	require.Equal(t, 83, NeededCategory(heap.NewRelation(1, "t", heap.Shape{TupleLen: 1832, Fillfactor: 90})))
+}
+
+// fsm_search with stale upper slots: a bulk extension entered heap page 0
+// empty (category 255) and updated the upper levels, then the insert
+// filled it (4 tuples: category 25) and recorded it on the leaf only. The
+// search for 58 descends root (slot 255) → level-1 page (255) → leaf (max
+// 25): none; the level-1 slot is corrected to 25 (block 1 read and
+// dirtied), then from the root again: root (255) → level-1 page (25):
+// none; the root's slot is corrected (block 0 read and dirtied); from the
+// root once more: 25 < 58, no page has room.
+func TestSearchCorrectsStaleUpperSlots(t *testing.T) {
+	rel := heap.NewRelation(1, "t", heap.Shape{TupleLen: 1832, Fillfactor: 100})
+	blk := rel.AddPage()
+	f := &fakeForks{}
+	be := bufmgr.NewBackend(bufmgr.ClientBackend, 0)
+	var u Upper
+	require.NoError(t, RecordPageWithFreeSpace(f, be, rel, blk))
+	require.EqualValues(t, 255, rel.FSMValue(blk))
+	require.NoError(t, u.VacuumRange(f, be, rel, blk, blk))
+	rel.AddTuples(blk, 4, false)
+	require.NoError(t, RecordPageWithFreeSpace(f, be, rel, blk))
+	f.reads, f.hinted = nil, nil
+
+	found, err := u.Search(f, be, rel, NeededCategory(rel))
+	require.NoError(t, err)
+	require.False(t, found)
+	require.Equal(t, []pg.BlockNumber{0, 1, 2, 1, 0, 1, 0, 0}, f.reads)
+	require.Equal(t, []pg.BlockNumber{1, 0}, f.hinted)
+	require.Zero(t, f.pinned)
+
+	// The slots are right now: the next search reads the root only.
+	f.reads, f.hinted = nil, nil
+	_, err = u.Search(f, be, rel, NeededCategory(rel))
+	require.NoError(t, err)
+	require.Equal(t, []pg.BlockNumber{0}, f.reads)
+	require.Empty(t, f.hinted)
+
+	// A page with room (an empty one entered by an extension) is found.
+	empty := rel.AddPage()
+	require.NoError(t, RecordPageWithFreeSpace(f, be, rel, empty))
+	require.NoError(t, u.VacuumRange(f, be, rel, empty, empty))
+	found, err = u.Search(f, be, rel, NeededCategory(rel))
+	require.NoError(t, err)
+	require.True(t, found)
 }
 
 // VACUUM's walk: root, level-1 page, the leaf; the two upper pages take the

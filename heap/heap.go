@@ -121,6 +121,12 @@ type Relation struct {
 	// same for the table's TOAST relation, once ToastVacuumed.
 	FrozenAt, ToastFrozenAt uint64
 	ToastVacuumed           bool
+	// UnfrozenXid is the oldest transaction (in FrozenAt's count, 1-based)
+	// whose tuples may still be unfrozen, 0 if none: what VACUUM's
+	// NewRelfrozenXid stops at. Xids is the cluster's count it takes the
+	// inserting transaction's from (nil: not tracked).
+	UnfrozenXid uint64
+	Xids        *uint64
 	// Inserted counts the rows ever inserted (pg_stat_user_tables.n_tup_ins: TRUNCATE keeps it).
 	Inserted int64
 	// TargetBlock is rd_targblock, where the next insert tries first.
@@ -197,6 +203,7 @@ func (r *Relation) AddTuples(blk pg.BlockNumber, k int64, frozen bool) {
 	st := r.page[blk] + uint16(k) | uint16(PagePrunable)<<pageCountBits
 	if !frozen {
 		st &^= uint16(PageHinted|PageAllVisible|PageAllFrozen) << pageCountBits
+		r.noteUnfrozen()
 	}
 	r.page[blk] = st
 	r.Rows += k
@@ -233,7 +240,7 @@ func (r *Relation) ReservePages(n int) {
 // Truncate empties the relation (TRUNCATE: a new relfilenode).
 func (r *Relation) Truncate() {
 	r.page, r.fsm = r.page[:0], r.fsm[:0]
-	r.Rows = 0
+	r.Rows, r.UnfrozenXid = 0, 0
 	r.TargetBlock = pg.InvalidBlockNumber
 	// The new relfilenode has no statistics: pg_class.relpages 0, reltuples -1.
 	r.RelTuples, r.RelPages, r.RelAllVisible = -1, 0, 0
@@ -271,4 +278,46 @@ func (r *Relation) RemoveTuples(blk pg.BlockNumber, n int) { r.page[blk] -= uint
 // (an UPDATE's): the page's storage grows, the live rows stay.
 func (r *Relation) AddVersion(blk pg.BlockNumber) {
 	r.page[blk] = (r.page[blk] + 1) &^ (uint16(PageHinted|PageAllVisible|PageAllFrozen) << pageCountBits)
+	r.noteUnfrozen()
+}
+
+// noteUnfrozen records that the running transaction (the one after the
+// last counted) left an unfrozen tuple, if no older one is left.
+func (r *Relation) noteUnfrozen() {
+	if r.UnfrozenXid == 0 && r.Xids != nil {
+		r.UnfrozenXid = *r.Xids + 1
+	}
+}
+
+// UpdateRelstats is vac_update_relstats' update of the row (vacuum.c): the
+// new relpages, reltuples and relallvisible, relallfrozen (hasAllFrozen:
+// 18+) and, after a VACUUM that may advance it, relfrozenxid, when xids
+// transactions have been counted. It reports whether any of them changed:
+// only then is the row written.
+func (r *Relation) UpdateRelstats(nblocks int, tuples float64, advance bool, xids uint64, hasAllFrozen bool, relAllFrozen *int) bool {
+	av, af := r.CountVisibility()
+	dirty := r.RelTuples != tuples || r.RelPages != nblocks || r.RelAllVisible != av || hasAllFrozen && *relAllFrozen != af
+	*relAllFrozen = af
+	if f := r.FrozenAt; advance {
+		r.FrozenAt = max(f, r.VacuumedFrozenAt(xids, af))
+		dirty = dirty || r.FrozenAt != f
+	}
+	r.RelTuples, r.RelPages, r.RelAllVisible = tuples, nblocks, av
+	return dirty
+}
+
+// VacuumedFrozenAt is relfrozenxid, in FrozenAt's terms, after a VACUUM
+// that scanned every page not all-frozen, when xids transactions have been
+// counted and allFrozen pages are all-frozen: the oldest XID left unfrozen
+// (vacrel->NewRelfrozenXid, vacuumlazy.c, lowered by each tuple kept
+// unfrozen: heap_prepare_freeze_tuple), or OldestXmin — every transaction
+// counted — once every page is all-frozen.
+func (r *Relation) VacuumedFrozenAt(xids uint64, allFrozen int) uint64 {
+	if allFrozen == len(r.page) {
+		r.UnfrozenXid = 0
+	}
+	if r.UnfrozenXid == 0 {
+		return xids
+	}
+	return r.UnfrozenXid - 1
 }

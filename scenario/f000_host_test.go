@@ -7,6 +7,8 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/pgbufsim/pgbufsim/cluster"
+	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/stretchr/testify/require"
 )
 
@@ -70,8 +72,18 @@ func TestF000_13_WrittenOnTheReferenceHost(t *testing.T) {
 		ms, clean = append(ms, ref[r].ExecutionMs), append(clean, ref[r].BgwriterClean)
 		require.Equal(t, 100*ref[r].BgwriterMaxWritten, ref[r].BgwriterClean, "every real round stopped at bgwriter_lru_maxpages")
 	}
-	require.GreaterOrEqual(t, on["time_ms"].(float64), slices.Min(ms), "the scan takes as long as on the server")
-	require.LessOrEqual(t, on["time_ms"].(float64), slices.Max(ms))
+	// The scale is the host's CPU and memory work; the scan also waits for
+	// the WAL's fdatasyncs, one per 16 MB segment it finishes, on a device
+	// the reference runs did not measure: the simulator takes the default
+	// profile's (nvme: 1 ms flush + 16 MB at 2.4 GB/s ≈ 8 ms a segment, about
+	// 116 ms for the scan's 243 MB). That share of the predicted time is
+	// unmeasured, and the prediction is judged within it of the runs' range.
+	dev := storage.Devices["nvme"]
+	segMs := (float64(dev.FlushNs) + float64(pg.WalSegSize)*1e9/float64(dev.BytesPerSec)) / 1e6
+	syncMs := float64(on["wal_bytes"].(int64)) / pg.WalSegSize * segMs
+	require.InDelta(t, 116, syncMs, 5)
+	require.GreaterOrEqual(t, on["time_ms"].(float64), slices.Min(ms)-syncMs, "the scan takes as long as on the server")
+	require.LessOrEqual(t, on["time_ms"].(float64), slices.Max(ms)+syncMs)
 	require.Equal(t, 100*bg.MaxwrittenClean, bg.BuffersClean, "every round stops at bgwriter_lru_maxpages")
 	require.GreaterOrEqual(t, bg.BuffersClean, slices.Min(clean)-100, "within one round")
 	require.LessOrEqual(t, bg.BuffersClean, slices.Max(clean)+100)
@@ -87,7 +99,7 @@ func TestF000_13_WrittenOnTheReferenceHost(t *testing.T) {
 
 	// At the cost model's own host the scan is twice as fast, the background
 	// writer gets through a third of the rounds and the backends write more:
-	// outside the band (31,953 against at most 31,660).
+	// outside the band (31,884 against at most 31,660).
 	def, _ := scan("data_checksums=on")
 	require.Greater(t, def["shared_written"].(int64), slices.Max(band))
 }

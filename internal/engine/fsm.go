@@ -103,9 +103,11 @@ func (f *forkAccess) MarkBufferDirtyHint(be *bufmgr.Backend, b pg.Buffer, hole i
 
 func (f *forkAccess) Unpin(be *bufmgr.Backend, b pg.Buffer) { f.pool.Unpin(be, b) }
 
-// fsmSearchRoot is fsm_search when no page has room (freespace.SearchRoot).
+// fsmSearchRoot is fsm_search for a page with room for one of rel's tuples
+// (freespace.Upper.Search).
 func (c *Cluster) fsmSearchRoot(be *bufmgr.Backend, rel *heap.Relation) error {
-	return freespace.SearchRoot((*forkAccess)(c), be, rel)
+	_, err := c.fsmUpper.Search((*forkAccess)(c), be, rel, freespace.NeededCategory(rel))
+	return err
 }
 
 // recordPageWithFreeSpace is RecordPageWithFreeSpace for heap block blk.

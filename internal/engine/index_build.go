@@ -86,7 +86,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) 
 	}
 	if update {
 		rel.RelTuples, rel.RelPages = float64(rel.Rows), nblocks
-		rel.RelAllVisible, _ = rel.CountVisibility()
+		rel.RelAllVisible, c.av.Counts(rel.ID).RelAllFrozen = rel.CountVisibility() // index_update_stats
 	}
 	res := &StmtResult{Kind: "Create Index", Relation: rel.Name, Strategy: strategy.BulkRead, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	if ringN == 0 {

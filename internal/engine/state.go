@@ -109,7 +109,7 @@ func (c *Cluster) AddTable(name string, shape heap.Shape) *heap.Relation {
 	c.rels = append(c.rels, r)
 	c.byName[name] = r
 	// CREATE TABLE sets relfrozenxid to RecentXmin: no later transaction is behind it.
-	r.FrozenAt = c.xids
+	r.FrozenAt, r.Xids = c.xids, &c.xids
 	c.ddlXid()
 	if c.txn.active {
 		c.txn.created[id] = true

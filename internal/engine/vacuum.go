@@ -224,19 +224,10 @@ func (c *Cluster) asyncCommit(records int64, t int64) {
 // vacUpdateRelstats is vac_update_relstats: the new relpages, reltuples and
 // relallvisible (which the planner reads from then on) and, for a VACUUM
 // that may (advance), relfrozenxid go into pg_class in place — only when one
-// of them changed: relfrozenxid moves to the oldest XID still running, past
-// every transaction that had one since it was last set (vacuum.c).
+// of them changed: relfrozenxid moves forward to the oldest XID left
+// unfrozen, or past every transaction once every page is frozen (vacuum.c).
 func (c *Cluster) vacUpdateRelstats(be *bufmgr.Backend, rel *heap.Relation, nblocks int, advance bool, tuples float64) error {
-	av, af := rel.CountVisibility()
-	c.av.Counts(rel.ID).RelAllFrozen = af // 18's pg_class.relallfrozen
-	dirty := rel.RelTuples != tuples || rel.RelPages != nblocks || rel.RelAllVisible != av
-	if advance && rel.FrozenAt != c.xids {
-		rel.FrozenAt, dirty = c.xids, true
-	}
-	rel.RelTuples = tuples
-	rel.RelPages = nblocks
-	rel.RelAllVisible = av
-	if !dirty {
+	if !rel.UpdateRelstats(nblocks, tuples, advance, c.xids, c.S.Version >= 18, &c.av.Counts(rel.ID).RelAllFrozen) {
 		return nil
 	}
 	return c.inplacePgClassRow(be, pgclass.Key{Rel: rel.ID}, vacwal.PgClassRow(c.S.Version, rel.Reloptions...))

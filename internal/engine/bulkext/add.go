@@ -23,7 +23,8 @@ type Env struct {
 // (ExtendBufferedRelBy); the first is returned pinned, the others released
 // for the state to use next. With the FSM, the pages past the numPages the
 // insert needs are recorded as empty and the FSM's upper levels updated
-// over them.
+// over all of them but the last (RelationAddBlocks passes the last block as
+// FreeSpaceMapVacuumRange's exclusive end).
 func (s *State) AddBlocks(e Env, be *bufmgr.Backend, rel *heap.Relation, ring *strategy.Ring, numPages int, useFSM bool) (pg.Buffer, pg.BlockNumber, error) {
 	n := s.ExtendBy(e.Version, numPages, e.PinLimit)
 	first, firstBlk := pg.InvalidBuffer, pg.InvalidBlockNumber
@@ -52,8 +53,13 @@ func (s *State) AddBlocks(e Env, be *bufmgr.Backend, rel *heap.Relation, ring *s
 				return fail(err)
 			}
 		}
-		if err := e.FSMVacuumRange(be, rel, firstBlk+pg.BlockNumber(numPages), firstBlk+pg.BlockNumber(n-1)); err != nil {
-			return fail(err)
+		// FreeSpaceMapVacuumRange(rel, first_fsm_block, last_block): its end
+		// is exclusive, so the last page's slot is left out of the upper
+		// levels, and with one page entered nothing is updated (16–19).
+		if last := n - 2; last >= numPages {
+			if err := e.FSMVacuumRange(be, rel, firstBlk+pg.BlockNumber(numPages), firstBlk+pg.BlockNumber(last)); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	return first, firstBlk, nil
