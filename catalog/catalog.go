@@ -37,6 +37,8 @@ const (
 	PgbenchSimpleUpdate             // the same, simple-update
 	PgbenchSelectOnly               // the same, select-only
 	Set                             // set: ALTER SYSTEM, pg_reload_conf and pg_conf_load_time (pins as a plain session)
+	Analyze                         // ANALYZE t (pg_statistic rows written: pages dirtied)
+	Index                           // CREATE INDEX t_id ON t (id) (pg_class, pg_index, pg_attribute, pg_depend rows written)
 )
 
 // Profile gives, per kind, the pins on each catalog page as a string:

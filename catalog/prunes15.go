@@ -4,9 +4,11 @@ package catalog
 // the catalog pages verify's setup left prunable that it is the first to prune (beyond a first
 // session's), with the records' lengths: with the image, the hint image and the plain record.
 var prunes15 = map[Kind][]Prune{
+	Analyze:      {{"pg_proc/44", 7443, 8105, 58}},
 	Buffercache:  {{"pg_proc/12", 7879, 8085, 56}, {"pg_proc/17", 7671, 7909, 58}},
 	Checkpoint:   {{"pg_proc/44", 7443, 8105, 58}},
 	Copy:         {{"pg_proc/18", 7819, 8161, 56}, {"pg_proc/44", 7443, 8105, 58}},
+	Index:        {{"pg_proc/18", 7819, 8161, 56}, {"pg_proc/44", 7443, 8105, 58}},
 	Insert:       {{"pg_proc/18", 7819, 8161, 56}},
 	Scan:         {{"pg_proc/17", 7671, 7909, 58}},
 	Scan1w:       {{"pg_proc/17", 7671, 7909, 58}},

@@ -48,6 +48,11 @@ func CatalogKinds(major int) []CatalogKind {
 		{"pgbenchTPCB", pgbenchTxn.SQL(pgbench.TPCBLike)},
 		{"pgbenchSimpleUpdate", pgbenchTxn.SQL(pgbench.SimpleUpdate)},
 		{"pgbenchSelectOnly", pgbenchTxn.SQL(pgbench.SelectOnly)},
+		// ANALYZE and CREATE INDEX as verify's analyze and index commands
+		// send them (actAnalyze, actIndex). Last, and analyze before index:
+		// what they write stays for the kinds measured after them.
+		{"analyze", []string{sqlInsertLSN, "ANALYZE (VERBOSE) t", sqlInsertLSN}},
+		{"index", []string{sqlInsertLSN, "CREATE INDEX t_id ON t (id)", sqlInsertLSN, sqlRelationPages("t_id")}},
 	}
 }
 

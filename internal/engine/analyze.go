@@ -20,10 +20,10 @@ import (
 // sampled block goes through HeapTupleSatisfiesVacuum, which sets the hint
 // bits a fresh load lacks: MarkBufferDirtyHint, so with checksums an image of
 // each sampled page not logged since the checkpoint. Then pg_class gets the
-// new relpages and reltuples in place. (The pg_statistic rows it writes are
-// catalog work the model leaves out.)
+// new relpages and reltuples in place. The pg_statistic pages it writes are
+// the measured profile's (catalog.Analyze); their WAL is not modelled.
 func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
-	be, err := c.beginStatement(catalog.Vacuum)
+	be, err := c.beginStatement(catalog.Analyze)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 // NBuffers/4, hint bits set on every tuple it checks), then the index pages
 // nbtree lays out written and logged page by page (nbtsort.c).
 func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) (*StmtResult, error) {
-	be, err := c.beginStatement(catalog.Table)
+	be, err := c.beginStatement(catalog.Index)
 	if err != nil {
 		return nil, err
 	}

@@ -295,8 +295,13 @@ func MeasureCatalog(ctx context.Context, bin string, skip map[string]bool) (prof
 		var blk int64
 		var dirty bool
 		_, err = pgx.ForEachRow(rows, []any{&fn, &db, &fork, &blk, &usage, &dirty}, func() error {
+			name, ok := names[fn]
+			if !ok && db != 0 {
+				// A relation made after the names were read: the index kind's
+				// own index (t_id), not a catalog.
+				return nil
+			}
 			if fn != tfn && !floodFN[fn] {
-				name, ok := names[fn]
 				if !ok {
 					name = fmt.Sprint(fn)
 				}

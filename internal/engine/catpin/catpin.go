@@ -118,7 +118,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 				return err
 			}
 			if pin.Dirty && k == 0 && !p.isPgClass(blk) {
-				if kind == catalog.Table {
+				if kind == catalog.Table || kind == catalog.Index || kind == catalog.Analyze { // DDL: rows written
 					pool.MarkBufferDirty(be, b)
 					pool.SetPageLSN(b, w.InsertLSN())
 				} else if !p.Hinted[blk] {
