@@ -335,14 +335,14 @@ func (p *Pins) PlaceRows(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel 
 		pages = append(pages, blk)
 		// The TOAST table's index's pg_index row (index_create for two columns).
 		x := p.PgIndex().Insert(pgclass.Key{Rel: rel, Kind: pgclass.ToastIndex}, pgclass.IndexRowLen(2))
-		p.fsmHints(pool, w, be, "pg_index", p.PgIndex())
+		p.fsmHints(pool, w, be, "pg_index", p.PgIndex(), false)
 		if p.On {
 			if err := p.dirty(pool, w, be, p.pgIndexBlock(x)); err != nil {
 				return err
 			}
 		}
 	}
-	p.fsmHints(pool, w, be, "pg_class", p.Class)
+	p.fsmHints(pool, w, be, "pg_class", p.Class, false)
 	seen := map[int]bool{}
 	for _, k := range pages {
 		if !seen[k] {

@@ -70,8 +70,10 @@ type fsmPage struct {
 // of a page last logged before the redo pointer — the whole page, an FSM
 // page having no standard hole (XLogSaveBufferForHint): 8,241 bytes, as
 // pg_waldump shows for pg_index's FSM blocks 2, 1 and 0 on 19beta1 when a
-// second CREATE INDEX finds no page with room for its row.
-func (p *Pins) fsmHints(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, catalog string, c *pgclass.Class) {
+// second CREATE INDEX finds no page with room for its row. Without log (a
+// CREATE TABLE, whose catalog WAL is not modelled) the pages only count as
+// logged now, as the DDL's heap pages do (DirtyPgClass).
+func (p *Pins) fsmHints(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, catalog string, c *pgclass.Class, log bool) {
 	dirtied := c.TakeFSMDirtied()
 	if !p.On || !pool.XLogHintBitIsNeeded() {
 		return
@@ -83,6 +85,10 @@ func (p *Pins) fsmHints(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, catal
 		k := fsmPage{catalog, blk}
 		if p.fsmLSN[k] > w.RedoRecPtr() {
 			continue // logged since the checkpoint: the hint needs no image
+		}
+		if !log {
+			p.fsmLSN[k] = w.InsertLSN()
+			continue
 		}
 		var lsn pg.LSN
 		lsn, be.Now = w.Insert(be.Now, &be.WAL, wal.FPIForHintBytes(pg.BLCKSZ), 1)
@@ -181,7 +187,7 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	log(smgrCreateLen)
 	log(vacwal.StandbyLockLen)
 	fresh := p.Class.Extended
-	p.fsmHints(pool, w, be, "pg_class", p.Class)
+	p.fsmHints(pool, w, be, "pg_class", p.Class, true)
 	if err := logRow(pool, w, be, p.PgClassBlock(k), classRow, p.Class.Hole(k), fresh, needsImage); err != nil {
 		return err
 	}
@@ -192,7 +198,7 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	log(btreeLeafLen(4 + nameKey(column))) // pg_attribute_relid_attnam_index (attrelid, attname)
 	log(btreeLeafLen(4 + 2))               // pg_attribute_relid_attnum_index (attrelid, attnum)
 	x := p.PgIndex().Insert(pgclass.Key{Rel: idx}, pgclass.IndexRowLen(1))
-	p.fsmHints(pool, w, be, "pg_index", p.PgIndex())
+	p.fsmHints(pool, w, be, "pg_index", p.PgIndex(), true)
 	if err := logRow(pool, w, be, p.pgIndexBlock(x), pgclass.IndexRowLen(1), p.PgIndex().Hole(x), p.PgIndex().Extended, needsImage); err != nil {
 		return err
 	}
