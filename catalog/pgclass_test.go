@@ -36,5 +36,8 @@ func TestPgClassPagesProfile(t *testing.T) {
 			require.LessOrEqual(t, p.FSMCat, 255)
 			require.LessOrEqual(t, p.Free, 8192-24)
 		}
+		for k, p := range PgIndexPages(v) {
+			require.Equal(t, fmt.Sprintf("pg_index/0/%d", k), names[p.Profile], "version %d pg_index page %d", v, k)
+		}
 	}
 }

@@ -121,6 +121,14 @@ func NewOnKey(name string, rel *heap.Relation, id pg.RelID, k Key) *Index {
 
 // Key is the declaration of an index on a column other than id (nil for an
 // id index), not to be changed.
+// Column is the indexed column's name: the key's, else id.
+func (ix *Index) Column() string {
+	if k := ix.Key(); k != nil {
+		return k.Column
+	}
+	return "id"
+}
+
 func (ix *Index) Key() *Key {
 	if ix.key == nil {
 		return nil

@@ -2,6 +2,7 @@ package nbtree
 
 import (
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
@@ -16,9 +17,51 @@ const MetaImageHole = 8176 - (heap.SizeOfPageHeaderData + 40)
 
 // NewPageRecordLen is the XLOG_FPI record of log_newpage (xloginsert.c) for
 // an image of imageBytes, as _bt_blwritepage logs each page of a build.
-func NewPageRecordLen(imageBytes int) int {
-	return wal.SizeOfXLogRecord + wal.SizeOfBlockHeader + wal.SizeOfBlockImageHeader + wal.SizeOfRelFileLocator +
-		wal.SizeOfBlockNumber + imageBytes
+func NewPageRecordLen(imageBytes int) int { return NewPagesRecordLen([]int{imageBytes}) }
+
+// MaxBlocksPerRecord is XLR_MAX_BLOCK_ID (xlogrecord.h): the bulk writer's
+// queue of pending pages (MAX_PENDING_WRITES, bulk_write.c, 17+) and the
+// block references one XLOG_FPI of log_newpages carries.
+const MaxBlocksPerRecord = 32
+
+// NewPagesRecordLen is the XLOG_FPI record of log_newpages (xloginsert.c)
+// for pages whose images are images bytes: one block reference each (the
+// relation's locator in the first only, BKPBLOCK_SAME_REL after). One page
+// is NewPageRecordLen.
+func NewPagesRecordLen(images []int) int {
+	n := wal.SizeOfXLogRecord + wal.SizeOfRelFileLocator
+	for _, b := range images {
+		n += wal.SizeOfBlockHeader + wal.SizeOfBlockImageHeader + wal.SizeOfBlockNumber + b
+	}
+	return n
+}
+
+// LogBuild is the WAL of a build's pages as _bt_blwritepage writes them
+// (BuildPages, the metapage last): up to 16 one record a page
+// (log_newpage); from 17 the bulk writer queues MaxBlocksPerRecord pages
+// and logs them in one record (smgr_bulk_write, smgr_bulk_flush,
+// log_newpages), the rest at smgr_bulk_finish. image is a page's image
+// bytes; log gets each record's length, its images and its pages.
+func (ix *Index) LogBuild(v pg.Version, image func(blk pg.BlockNumber, hole int) int, log func(recLen, nfpi int, blks []pg.BlockNumber)) {
+	per := 1
+	if v >= 17 {
+		per = MaxBlocksPerRecord
+	}
+	var blks []pg.BlockNumber
+	var images []int
+	flush := func() {
+		log(NewPagesRecordLen(images), len(images), blks)
+		blks, images = blks[:0], images[:0]
+	}
+	for blk, hole := range ix.BuildPages() {
+		blks, images = append(blks, blk), append(images, image(blk, hole))
+		if len(blks) == per {
+			flush()
+		}
+	}
+	if len(blks) > 0 {
+		flush()
+	}
 }
 
 // Btree WAL records of ascending inserts (nbtxlog.h), as pg_waldump shows

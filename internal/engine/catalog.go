@@ -41,23 +41,23 @@ func (c *Cluster) CatalogPins() *catpin.Pins { return &c.cat }
 
 // PruneCatalogAs prunes what a session of kind would beyond the pages pruned already (catpin.Pins.PruneAlso).
 func (c *Cluster) PruneCatalogAs(kind CatalogKind) {
+	_ = c.catalogStep(func(be *bufmgr.Backend) error { c.cat.PruneAlso(c.pool, c.wal, be, kind, c.catTxn()); return nil })
+}
+
+// catalogStep runs fn as a client backend of its own (catalog work outside the statement's counters).
+func (c *Cluster) catalogStep(fn func(be *bufmgr.Backend) error) error {
 	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	c.cat.PruneAlso(c.pool, c.wal, be, kind, c.catTxn())
+	err := fn(be)
 	c.finish([]*participant{{be: be}})
+	return err
 }
 
 // PlaceRows writes the pg_class rows of the new table r (catpin.Pins.PlaceRows;
 // a table with a TOAST table is looked up after by verify's SET STORAGE PLAIN).
 func (c *Cluster) PlaceRows(r *heap.Relation) error {
-	return c.placeRows(r.ID, vacwal.PgClassRow(c.S.Version, r.Reloptions...), r.HasToast, r.HasToast)
-}
-
-// placeRows writes a new relation's pg_class rows (catpin.Pins.PlaceRows).
-func (c *Cluster) placeRows(id pg.RelID, rowData int, toast, lookAfter bool) error {
-	be := bufmgr.NewBackend(bufmgr.ClientBackend, c.now)
-	err := c.cat.PlaceRows(c.pool, c.wal, be, id, rowData, vacwal.PgClassRow(c.S.Version), toast, lookAfter && !c.txn.active)
-	c.finish([]*participant{{be: be}})
-	return err
+	return c.catalogStep(func(be *bufmgr.Backend) error {
+		return c.cat.PlaceRows(c.pool, c.wal, be, r.ID, vacwal.PgClassRow(c.S.Version, r.Reloptions...), vacwal.PgClassRow(c.S.Version), r.HasToast, r.HasToast && !c.txn.active)
+	})
 }
 
 // xlogCheckBufferNeedsBackup is XLogCheckBufferNeedsBackup (xloginsert.c)

@@ -70,6 +70,7 @@ type Cluster struct {
 	// VACUUM can advance relfrozenxid only past the ones since it last did.
 	xids    uint64
 	stmtXid bool // a writing statement outside a block is under way: its XID runs
+	invals  int  // invalidation messages the next commit record carries (vacwal.CommitInvalsLen)
 	// forkIDs caches forks by heap RelID and fork number, as id+1 (0: not
 	// created yet): fork's fast path, the map's answers (fsm.go).
 	forkIDs [][pg.VMFork + 1]pg.RelID
@@ -123,7 +124,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{S: s, pool: p, wal: w, storage: st, rels: []*heap.Relation{nil}, byName: map[string]*heap.Relation{},
-		rng: newPCG(seed), seed: seed, marks: map[string]mark{}, costs: costs,
+		rng: newPCG(seed), seed: seed, marks: map[string]mark{}, costs: costs, indexes: map[string]*nbtree.Index{},
 		cat: catpin.Pins{Version: s.Version, Hinted: map[int]bool{}, InitFileStale: true, PageHole: catalogPageHole, Class: pgclass.New(s.Version)}}
 	// The pinned catalog pages, and one more for the pg_class rows of the scenario's tables.
 	p.CreateRel(pg.CatalogRel, catalogFor(s.Version).Pages+1, true)

@@ -9,6 +9,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/internal/engine/bulk"
 	"github.com/pgbufsim/pgbufsim/internal/engine/bulkext"
 	"github.com/pgbufsim/pgbufsim/internal/engine/vacpage"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
@@ -200,6 +201,10 @@ func (c *Cluster) endStatement(be *bufmgr.Backend, wrote bool) {
 	}
 	c.xids++
 	var end pg.LSN
-	end, be.Now = c.wal.Insert(be.Now, &be.WAL, wal.XactCommit, 0)
+	n := wal.XactCommit
+	if c.invals > 0 {
+		n, c.invals = vacwal.CommitInvalsLen(c.invals), 0
+	}
+	end, be.Now = c.wal.Insert(be.Now, &be.WAL, n, 0)
 	be.Now = c.wal.Flush(be.Now, &be.WAL, end)
 }

@@ -228,7 +228,7 @@ func (c *Cluster) Recover() (*RecoveryReport, error) {
 	c.wal.Recovered(cs.walEnd)
 	c.sync = heap.SyncScans{}
 	c.cat.InitFileStale = true
-	c.cat.Class.Restart()
+	c.cat.Restart()
 	c.txn = transaction{} // a transaction open at the crash never committed
 	cs.down, cs.recovered = false, true
 	c.ckpt.Start(c.now) // the checkpoint under way at the crash died with the server

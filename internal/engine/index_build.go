@@ -3,9 +3,9 @@ package engine
 import (
 	"fmt"
 
+	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/heap"
-	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
@@ -15,7 +15,7 @@ import (
 // the build's heap scan (a seq scan's strategy: a BULKREAD ring over
 // NBuffers/4, hint bits set on every tuple it checks), then the index pages
 // nbtree lays out written and logged page by page (nbtsort.c).
-func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) (*StmtResult, error) {
+func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key, pkey bool) (*StmtResult, error) {
 	be, err := c.beginStatement(catalog.Index)
 	if err != nil {
 		return nil, err
@@ -50,43 +50,33 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key) 
 	c.pool.CreateRel(id, 0, true)
 	c.pool.ExtendOnDisk(be.Now, id, ix.Pages())
 	c.indexOwner(id, ix)
-	// index_create's heap_create_with_catalog: the index's pg_class row,
-	// looked up after the commit by the session's query of its size (as
-	// verify runs `index`).
-	if err := c.placeRows(id, vacwal.PgClassRow(c.S.Version), false, true); err != nil {
+	had := c.hasIndex(rel) // then index_create's catalog rows (catpin.Pins.IndexCreate), looked up after
+	if err := c.cat.IndexCreate(c.pool, c.wal, be, id, name, ix.Column(), pkey, c.needsImage); err != nil {
 		return nil, err
 	}
-	// _bt_blwritepage: every page logged as it is written, the metapage last.
-	for blk, hole := range ix.BuildPages() {
-		tag := pg.BufferTag{Rel: id, Block: blk}
-		lsn, now := c.wal.Insert(be.Now, &be.WAL, nbtree.NewPageRecordLen(c.imageLen(be, tag, hole)), 1)
-		be.Now = now
-		c.pool.SetPageLSNOnDisk(id, blk, lsn)
+	if err := c.catalogStep(func(lb *bufmgr.Backend) error { return c.cat.LookUpAfter(c.pool, lb, id, !c.txn.active) }); err != nil {
+		return nil, err
 	}
+	// _bt_blwritepage: the pages logged as written (nbtree.Index.LogBuild).
+	ix.LogBuild(c.S.Version, func(blk pg.BlockNumber, hole int) int { return c.imageLen(be, pg.BufferTag{Rel: id, Block: blk}, hole) },
+		func(recLen, nfpi int, blks []pg.BlockNumber) {
+			var lsn pg.LSN
+			lsn, be.Now = c.wal.Insert(be.Now, &be.WAL, recLen, nfpi)
+			for _, b := range blks {
+				c.pool.SetPageLSNOnDisk(id, b, lsn)
+			}
+		})
 	if c.S.Version < 17 {
 		// _bt_load ends with smgrimmedsync: the pages were written outside
 		// shared buffers, so no checkpoint would flush them (17+ registers the
 		// sync with the checkpointer instead: smgr_bulk_finish).
 		be.Now = c.storage.Sync(be.Now, id)
 	}
-	if c.indexes == nil {
-		c.indexes = map[string]*nbtree.Index{}
-	}
 	c.indexes[name] = ix
 	c.indexOwner(id, ix)
-	// index_update_stats (index.c): the heap tuples the build counted, the
-	// table's pages and its visibility map's all-visible pages go into the
-	// table's pg_class row (an empty never-vacuumed table keeps reltuples −1).
-	// From 18 not when autovacuum is off, globally or for the table (so that a
-	// restored dump's statistics stay): "CREATE INDEX: don't update table
-	// stats if autovacuum=off", d611f8b158.
-	update := rel.Rows > 0 || rel.RelTuples >= 0
-	if c.S.Version >= 18 && (!c.S.Bool("autovacuum") || !rel.Autovacuum) {
-		update = false
-	}
-	if update {
-		rel.RelTuples, rel.RelPages = float64(rel.Rows), nblocks
-		rel.RelAllVisible, c.av.Counts(rel.ID).RelAllFrozen = rel.CountVisibility() // index_update_stats
+	invals, err := c.cat.IndexUpdateStats(c.pool, c.wal, be, rel, id, nblocks, had, !c.S.Bool("autovacuum") || !rel.Autovacuum, pkey, &c.av.Counts(rel.ID).RelAllFrozen, c.needsImage)
+	if c.invals += invals; err != nil {
+		return nil, err
 	}
 	res := &StmtResult{Kind: "Create Index", Relation: rel.Name, Strategy: strategy.BulkRead, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	if ringN == 0 {

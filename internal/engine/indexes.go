@@ -16,7 +16,12 @@ func (c *Cluster) IndexNamed(name string) (*nbtree.Index, bool) {
 
 // BuildIndex is CREATE INDEX name ON rel (the key, or id when nil), as a statement.
 func (c *Cluster) BuildIndex(name string, rel *heap.Relation, key *nbtree.Key) (*StmtResult, error) {
-	return c.Statement("index", func() (*StmtResult, error) { return c.createIndex(name, rel, key) })
+	return c.Statement("index", func() (*StmtResult, error) { return c.createIndex(name, rel, key, false) })
+}
+
+// BuildPrimaryKey is ALTER TABLE rel ADD PRIMARY KEY (id) (pgbench's), as a statement.
+func (c *Cluster) BuildPrimaryKey(name string, rel *heap.Relation) (*StmtResult, error) {
+	return c.Statement("index", func() (*StmtResult, error) { return c.createIndex(name, rel, nil, true) })
 }
 
 // sortedIndexes are rel's indexes in creation order.

@@ -97,7 +97,7 @@ func (c *Cluster) Restart() error {
 	c.av.Reset(c.now)
 	c.sync = heap.SyncScans{}
 	c.cat.InitFileStale = true
-	c.cat.Class.Restart()
+	c.cat.Restart()
 	return nil
 }
 

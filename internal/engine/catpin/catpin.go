@@ -39,6 +39,10 @@ type Pins struct {
 	FreshSetup bool
 	// Pruned: catalog pages (catalog.Prune.Page) a session has pruned on access.
 	Pruned map[string]bool
+	// Index is pg_index's pages: where the scenario's indexes' rows lie (PgIndex).
+	Index *pgclass.Class
+	// fsmLSN: the LSN of each catalog FSM page's last hint image (fsmHints).
+	fsmLSN map[fsmPage]pg.LSN
 	// LookUps: the pg_class rows the next session looks up (the relations
 	// its command names), hinted as it starts (pgclass.Class.LookUp).
 	LookUps []pgclass.Key
@@ -68,6 +72,7 @@ type Txn struct {
 func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind catalog.Kind, txn Txn) error {
 	if kind != catalog.Worker && (!txn.Active || !*txn.Started) && p.Class != nil {
 		p.Class.SessionStart()
+		p.PgIndex().SessionStart()
 	}
 	if p.On && p.Class != nil && pool.Lookup(pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(catalog.PgClassFSMLeaf(p.Version))}) == pg.InvalidBuffer {
 		// Checked before any session pins it again: every eviction is seen.
@@ -117,7 +122,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 			if err != nil {
 				return err
 			}
-			if pin.Dirty && k == 0 && !p.isPgClass(blk) {
+			if pin.Dirty && k == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk)) {
 				if kind == catalog.Table || kind == catalog.Index || kind == catalog.Analyze { // DDL: rows written
 					pool.MarkBufferDirty(be, b)
 					pool.SetPageLSN(b, w.InsertLSN())
@@ -328,7 +333,16 @@ func (p *Pins) PlaceRows(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel 
 			p.Class.Insert(pgclass.Key{Rel: rel, Kind: pgclass.ToastIndex}, pgclass.RowLen(plainData)))
 		blk, _ := p.Class.Update(pgclass.Key{Rel: rel}, pgclass.RowLen(rowData))
 		pages = append(pages, blk)
+		// The TOAST table's index's pg_index row (index_create for two columns).
+		x := p.PgIndex().Insert(pgclass.Key{Rel: rel, Kind: pgclass.ToastIndex}, pgclass.IndexRowLen(2))
+		p.fsmHints(pool, w, be, "pg_index", p.PgIndex(), false)
+		if p.On {
+			if err := p.dirty(pool, w, be, p.pgIndexBlock(x)); err != nil {
+				return err
+			}
+		}
 	}
+	p.fsmHints(pool, w, be, "pg_class", p.Class, false)
 	seen := map[int]bool{}
 	for _, k := range pages {
 		if !seen[k] {
@@ -338,11 +352,17 @@ func (p *Pins) PlaceRows(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel 
 			}
 		}
 	}
-	if lookAfter {
-		p.Class.Commit()
-		return p.Hint(pool, be, p.Class.LookUp(pgclass.Key{Rel: rel}))
+	return p.LookUpAfter(pool, be, rel, lookAfter)
+}
+
+// LookUpAfter, when look: the DDL commits and a statement of the same
+// session looks rel up, hinting its row (PlaceRows' lookAfter).
+func (p *Pins) LookUpAfter(pool *bufmgr.Pool, be *bufmgr.Backend, rel pg.RelID, look bool) error {
+	if p.Class == nil || !look {
+		return nil
 	}
-	return nil
+	p.Class.Commit()
+	return p.Hint(pool, be, p.Class.LookUp(pgclass.Key{Rel: rel}))
 }
 
 // LookUpNext: the next session looks up these relations' pg_class rows (LookUps).

@@ -194,7 +194,7 @@ func Init(c *engine.Cluster, scale, fillfactor int) (*Bench, []InitStep, error) 
 		dst        **Table
 	}{{Branches, "bid", 4, &b.Branches}, {Tellers, "tid", 8, &b.Tellers}, {Accounts, "aid", 8, &b.Accounts}} {
 		name := k.table + "_pkey"
-		res, err := c.BuildIndex(name, tables[k.table], nil)
+		res, err := c.BuildPrimaryKey(name, tables[k.table])
 		if err != nil {
 			return nil, nil, err
 		}

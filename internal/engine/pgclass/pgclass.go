@@ -66,9 +66,16 @@ type Class struct {
 	next    int                 // fp_next_slot, in shared buffers
 	onDisk  int                 // fp_next_slot as last written
 	dirty   bool                // the FSM page was dirtied since the last restart
-	target  int                 // this session's rd_targblock (-1: none)
-	session int
-	rows    map[Key]Row
+	upper   int                 // the leaf page's value in the FSM's upper pages (its fp_nodes[0] when last propagated)
+	// FSMDirtied: the FSM blocks (FSMLeaf, 1, FSMRoot) hint-dirtied since the
+	// caller last took them (TakeFSMDirtied), in order.
+	FSMDirtied []int
+	// Extended: the last placement added a page (its insert initialises
+	// it: XLOG_HEAP_INIT_PAGE, never an image).
+	Extended bool
+	target   int // this session's rd_targblock (-1: none)
+	session  int
+	rows     map[Key]Row
 	// unhinted: row versions (a key's on a page) whose inserting or
 	// updating transaction no visibility check has hinted yet, with the
 	// session that wrote them (hinted only once it has committed).
@@ -81,13 +88,40 @@ type version struct {
 }
 
 // New is pg_class as verify's setup leaves it on version v (catalog.PgClassPages).
-func New(v pg.Version) *Class {
+func New(v pg.Version) *Class { return NewPages(catalog.PgClassPages(v)) }
+
+// NewIndex is pg_index as verify's setup leaves it on version v
+// (catalog.PgIndexPages): its rows are placed as pg_class's are
+// (RelationGetBufferForTuple through its own FSM).
+func NewIndex(v pg.Version) *Class { return NewPages(catalog.PgIndexPages(v)) }
+
+// IndexRowLen is t_len of a pg_index row for an index on ncols columns
+// (pg_index.h, 15 and later): indexrelid, indrelid (oid), indnatts,
+// indnkeyatts (int2), eleven bools (23 bytes), then indkey (int2vector),
+// indcollation and indclass (oidvector), indoption (int2vector), each
+// int-aligned with a 24-byte array header and 2 or 4 bytes a column;
+// indexprs and indpred null, so a 3-byte null bitmap for the 21 columns
+// puts t_hoff at 32. One column: 166 bytes; a TOAST index's two: 176 (the
+// line pointers' lengths in pg_index's pages on 15, 18 and 19).
+func IndexRowLen(ncols int) int {
+	align4 := func(n int) int { return (n + 3) &^ 3 }
+	n := 23
+	for _, w := range []int{2, 4, 4, 2} {
+		n = align4(n) + 24 + w*ncols
+	}
+	return 32 + n
+}
+
+// NewPages is a catalog's heap pages as measured (free space, unused line
+// pointers, FSM category, profile index).
+func NewPages(pages []catalog.PgClassPage) *Class {
 	c := &Class{target: -1, rows: map[Key]Row{}, unhinted: map[version]int{}}
-	for i, p := range catalog.PgClassPages(v) {
+	for i, p := range pages {
 		c.Pages = append(c.Pages, Page{Free: p.Free, Unused: p.Unused})
 		c.Profile = append(c.Profile, p.Profile)
 		c.setLeaf(i, p.FSMCat)
 	}
+	c.upper = int(c.nodes[0])
 	return c
 }
 
@@ -245,9 +279,10 @@ func (c *Class) add(blk, n int) {
 // again (RecordAndGetPageWithFreeSpace); with none left, a new page.
 func (c *Class) place(n int) int {
 	need := spaceNeededToCat(n)
+	c.Extended = false
 	blk := c.target
 	if blk < 0 {
-		blk = c.search(need)
+		blk = c.searchFromRoot(need)
 	}
 	if blk < 0 && len(c.Pages) > 0 {
 		blk = len(c.Pages) - 1
@@ -256,20 +291,60 @@ func (c *Class) place(n int) int {
 		if free := heapFree(&c.Pages[blk]); n <= free {
 			break
 		} else {
-			c.setLeaf(blk, spaceAvailToCat(free))
-			c.dirty = true // fsm_set_avail's MarkBufferDirtyHint
-			blk = c.search(need)
+			if c.setLeaf(blk, spaceAvailToCat(free)) {
+				c.dirty = true // fsm_set_avail's MarkBufferDirtyHint
+				c.FSMDirtied = append(c.FSMDirtied, FSMLeaf)
+			}
+			// fsm_set_and_search: the leaf page first, then from the root.
+			if blk = c.search(need); blk < 0 {
+				blk = c.searchFromRoot(need)
+			}
 		}
 	}
 	if blk < 0 {
 		// RelationAddBlocks: a new page, not in the FSM until VACUUM records it.
-		blk = len(c.Pages)
+		blk, c.Extended = len(c.Pages), true
 		c.Pages = append(c.Pages, Page{Free: emptyPageFree})
 		c.Profile = append(c.Profile, -1)
 	}
 	c.target = blk
 	c.add(blk, n)
 	return blk
+}
+
+// The FSM's blocks of a catalog under 4,069 pages: the root (level 2), one
+// page on level 1, the leaf page (level 0), as fsm_logical_to_physical
+// numbers them.
+const (
+	FSMRoot = 0
+	FSMLeaf = 2
+)
+
+// TakeFSMDirtied returns and forgets FSMDirtied.
+func (c *Class) TakeFSMDirtied() []int {
+	d := c.FSMDirtied
+	c.FSMDirtied = nil
+	return d
+}
+
+// searchFromRoot is fsm_search (freespace.c) for a category: the search
+// descends from the root when the upper pages say the leaf page has one;
+// finding the leaf page without it (its values lowered since they were
+// propagated), it corrects the level-1 page's slot and then the root's
+// (fsm_set_avail, MarkBufferDirtyHint each) and gives up. On the leaf page
+// it is fsm_search_avail (search).
+func (c *Class) searchFromRoot(need int) int {
+	if c.upper < need {
+		return -1
+	}
+	if slot := c.search(need); slot >= 0 {
+		return slot
+	}
+	if c.upper != int(c.nodes[0]) {
+		c.upper = int(c.nodes[0])
+		c.FSMDirtied = append(c.FSMDirtied, 1, FSMRoot)
+	}
+	return -1
 }
 
 // spaceNeededToCat is fsm_space_needed_to_cat (freespace.c).
@@ -299,9 +374,13 @@ func rightNeighbor(x int) int {
 }
 
 // setLeaf is fsm_set_avail (fsmpage.c): the leaf's value, and each parent
-// the larger of its children up to the root.
-func (c *Class) setLeaf(slot, cat int) {
+// the larger of its children up to the root; false when the value was
+// already so (the page is not dirtied).
+func (c *Class) setLeaf(slot, cat int) bool {
 	n := nonLeafNodes + slot
+	if c.nodes[n] == uint8(cat) {
+		return false
+	}
 	c.nodes[n] = uint8(cat)
 	for n > 0 {
 		n = parentOf(n)
@@ -315,6 +394,7 @@ func (c *Class) setLeaf(slot, cat int) {
 		}
 		c.nodes[n] = v
 	}
+	return true
 }
 
 // search is fsm_search_avail (fsmpage.c) on the leaf page with advancenext:

@@ -3,6 +3,7 @@ package pgclass
 import (
 	"testing"
 
+	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/stretchr/testify/require"
 )
 
@@ -96,6 +97,7 @@ func TestFSMSearch(t *testing.T) {
 		c.Profile = append(c.Profile, i)
 		c.setLeaf(i, spaceAvailToCat(free))
 	}
+	c.upper = int(c.nodes[0]) // 93: the upper pages say page 1's 3,000
 	c.next = 2
 	require.Equal(t, 3, c.search(spaceNeededToCat(1000))) // slot 2 too small, 3 has 62
 	require.Equal(t, 4, c.next)
@@ -112,4 +114,52 @@ func TestFSMSearch(t *testing.T) {
 	c.target = -1                                              // page 3 (the last) has 2,000 − 1,004 − 4 = 992 < 2,504
 	require.Equal(t, 4, c.place(2504))
 	require.Equal(t, emptyPageFree-2504-itemIDSize, c.Hole(4))
+	// The hint-dirtied FSM pages: page 1's leaf lowered (the first place);
+	// then fsm_search descends from the root, which still says 93 ≥ ⌈2,504/32⌉
+	// = 79, finds the leaf page's 62 and corrects the level-1 page and the
+	// root; the last page, 3, is too small and its leaf is lowered; the
+	// search from the root (62 < 79) gives up and pg_class is extended.
+	require.Equal(t, []int{FSMLeaf, 1, FSMRoot, FSMLeaf}, c.TakeFSMDirtied())
+	require.Empty(t, c.TakeFSMDirtied())
+}
+
+// TestIndexRowLen: pg_index rows are 166 bytes for an index on one column
+// and 176 for a TOAST table's index on two, the line pointers' lengths in
+// pg_index's pages after verify's setup on 15, 18 and 19 (IndexRowLen's
+// derivation: 23 → 24 + 24 + 2n → … → 134 + 32 for n = 1).
+func TestIndexRowLen(t *testing.T) {
+	require.Equal(t, 166, IndexRowLen(1))
+	require.Equal(t, 176, IndexRowLen(2))
+}
+
+// TestPgIndexPlacement replays the DDL of `table t1; copy t1; table t2;
+// insert t2; index t2_id on=t2` (tuple_bytes=80: each table has a TOAST
+// table, whose index's 176-byte row goes into pg_index) against the pages
+// pg_waldump showed on each server: the TOAST indexes' rows take pages 0
+// and 1 (a new session each: fp_next_slot moves on), then CREATE INDEX's
+// 166-byte row (MAXALIGNed 168, on a reused line pointer) —
+//
+//	15: page 2 (category 7 ≥ ⌈168/32⌉ = 6), 244 − 168 = 76 free: INSERT … 2610 blk 2 FPW, 8,170 bytes (54 + 8,192 − 76)
+//	18: page 2, 224 − 168 = 56 free: 8,190 bytes
+//	19: page 1's category is 5 < 6, so t2's TOAST index takes page 2; the
+//	    search from slot 3 (category 3) wraps to page 0, whose leaf still
+//	    says 12 though t1's row left it 228: INSERT … blk 0 without an image
+//	    (t1's session logged that page since the checkpoint).
+func TestPgIndexPlacement(t *testing.T) {
+	for _, tc := range []struct {
+		v        pg.Version
+		pages    [3]int
+		lastFree int
+	}{{15, [3]int{0, 1, 2}, 76}, {18, [3]int{0, 1, 2}, 56}, {19, [3]int{0, 2, 0}, 228 - 168}} {
+		c := NewIndex(tc.v)
+		for i, k := range []Key{{Rel: 1, Kind: ToastIndex}, {Rel: 2, Kind: ToastIndex}, {Rel: 3}} {
+			c.SessionStart()
+			n := IndexRowLen(2)
+			if k.Kind == Table {
+				n = IndexRowLen(1)
+			}
+			require.Equal(t, tc.pages[i], c.Insert(k, n), "version %d row %d", tc.v, i)
+		}
+		require.Equal(t, tc.lastFree, c.Hole(tc.pages[2]), "version %d", tc.v)
+	}
 }
