@@ -99,7 +99,7 @@ func TestF000_13_WrittenOnTheReferenceHost(t *testing.T) {
 
 	// At the cost model's own host the scan is twice as fast, the background
 	// writer gets through a third of the rounds and the backends write more:
-	// outside the band (31,884 against at most 31,660).
+	// outside the band (31,784 against at most 31,660).
 	def, _ := scan("data_checksums=on")
 	require.Greater(t, def["shared_written"].(int64), slices.Max(band))
 }
