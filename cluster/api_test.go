@@ -172,3 +172,21 @@ func TestOptionsHostTimeScale(t *testing.T) {
 	_, err = cluster.Open(cluster.Options{HostTimeScale: -1})
 	require.ErrorContains(t, err, "host_time_scale=-1: must be a number greater than 0, at most 100")
 }
+
+// TestOptionsDevice: device_flush and device_write_mbps as typed options
+// replace the profile's flush and write rate (nvme: 1 ms, writes at its
+// 2.4 GB/s read rate), 400 MB/s being 400,000,000 bytes a second; a write
+// rate of 0 is refused with the setting and its range.
+func TestOptionsDevice(t *testing.T) {
+	c, err := cluster.Open(cluster.Options{SharedBuffers: "1MB", DeviceFlush: "2.5ms", DeviceWriteMBps: cluster.Int(400)})
+	require.NoError(t, err)
+	d := c.S.StorageConfig().Device
+	require.EqualValues(t, 2_500_000, d.FlushNs)
+	require.EqualValues(t, 400_000_000, d.WriteBytesPerSec)
+	def, err := cluster.Open(cluster.Options{SharedBuffers: "1MB"})
+	require.NoError(t, err)
+	require.EqualValues(t, 1_000_000, def.S.StorageConfig().Device.FlushNs)
+	require.Zero(t, def.S.StorageConfig().Device.WriteBytesPerSec)
+	_, err = cluster.Open(cluster.Options{DeviceWriteMBps: cluster.Int(0)})
+	require.ErrorContains(t, err, "device_write_mbps=0")
+}

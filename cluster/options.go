@@ -67,6 +67,12 @@ type Options struct {
 	// model's CPU and memory work against the host it was measured on
 	// (0: 1; `pgbufsim host-scale` measures it on a real server's host).
 	HostTimeScale float64
+	// DeviceFlush is device_flush: the device's cache flush ending an
+	// fdatasync ("0.9ms"; "" or "-1": the device profile's).
+	DeviceFlush string
+	// DeviceWriteMBps is device_write_mbps: the device's write rate in MB/s
+	// (nil or -1: the profile's). `pgbufsim host-scale` measures both.
+	DeviceWriteMBps *int
 	// CatalogPins leaves the catalog pages each session pins out when false
 	// (nil: on, as measured on real servers).
 	CatalogPins *bool
@@ -142,6 +148,8 @@ func (o *Options) settingsList() []Setting {
 	if o.HostTimeScale != 0 {
 		l = append(l, Setting{"host_time_scale", strconv.FormatFloat(o.HostTimeScale, 'g', -1, 64)})
 	}
+	str("device_flush", o.DeviceFlush)
+	integer("device_write_mbps", o.DeviceWriteMBps)
 	boolean("catalog_pins", o.CatalogPins)
 	str("replacement", o.Replacement)
 	if o.UsageMax != 0 {
