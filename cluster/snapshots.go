@@ -139,6 +139,19 @@ type IORow struct {
 	Extends     int64
 	Fsyncs      int64 // object wal only
 	ReadTimeNs  int64 // pg_stat_io.read_time (counted whatever track_io_timing says)
+	// WriteBytes is write_bytes, object wal only (18+ counts bytes).
+	WriteBytes int64
+	// Init marks object wal's context init: the segments the backend type
+	// created (XLogFileInit), a zero-fill write and an fsync each.
+	Init bool
+}
+
+// ContextName is the row's pg_stat_io.context.
+func (r IORow) ContextName() string {
+	if r.Init {
+		return "init"
+	}
+	return r.Context.String()
 }
 
 // StatIO is pg_stat_io: the rows with activity since the mark ("": since
@@ -169,8 +182,12 @@ func (c *Cluster) StatIO(since string) ([]IORow, error) {
 					Reads: r[bufmgr.OpReads], Hits: r[bufmgr.OpHits], Evictions: r[bufmgr.OpEvictions], Reuses: r[bufmgr.OpReuses],
 					Writes: r[bufmgr.OpWrites], Writebacks: r[bufmgr.OpWritebacks], Extends: r[bufmgr.OpExtends], ReadTimeNs: r[bufmgr.OpReadTime]})
 			}
-			if w := st.WAL[bt]; w.Writes != 0 || w.Fsyncs != 0 {
-				rows = append(rows, IORow{BackendType: bt, Object: "wal", Context: strategy.Normal, Writes: w.Writes, Fsyncs: w.Fsyncs})
+			w := st.WAL[bt]
+			if w.InitWrites != 0 || w.InitFsyncs != 0 {
+				rows = append(rows, IORow{BackendType: bt, Object: "wal", Init: true, Writes: w.InitWrites, Fsyncs: w.InitFsyncs, WriteBytes: w.InitBytes})
+			}
+			if w.Writes != 0 || w.Fsyncs != 0 {
+				rows = append(rows, IORow{BackendType: bt, Object: "wal", Context: strategy.Normal, Writes: w.Writes, Fsyncs: w.Fsyncs, WriteBytes: w.WriteBytes})
 			}
 		}
 		return nil

@@ -159,6 +159,10 @@ var gucs = []gucDef{
 	{name: "backend_flush_after", kind: kindSize, unit: pg.UnitBlocks, min: 0, max: 256, modelled: true, def: fixed("0"), doc: "a backend asks the kernel to write back the pages it evicted every this many (sync_file_range; 0: never)"},
 	{name: "checkpoint_timeout", kind: kindDuration, unitNs: 1e9, min: 30e9, max: 86400e9, modelled: true, def: fixed("5min"), doc: "the checkpointer starts a timed checkpoint this long after the last checkpoint's start"},
 	{name: "max_wal_size", kind: kindSize, unit: pg.UnitMB, min: 2, max: 1 << 31, modelled: true, def: fixed("1GB"), doc: "WAL-triggered checkpoints: every max_wal_size / (1 + checkpoint_completion_target) of WAL (CheckPointSegments)"},
+	{name: "min_wal_size", kind: kindSize, unit: pg.UnitMB, min: 2, max: 1 << 31, modelled: true, def: fixed("80MB"), doc: "a checkpoint keeps at least this much WAL past its redo pointer as recycled segments (XLOGfileslop)"},
+	{name: "wal_keep_size", kind: kindSize, unit: pg.UnitMB, min: 0, max: 1 << 31, modelled: true, def: fixed("0"), doc: "a checkpoint keeps this much WAL before the current position from removal (KeepLogSeg)"},
+	{name: "wal_init_zero", kind: kindBool, modelled: true, def: fixed("on"), doc: "a new WAL segment is filled with 16MB of zeros and fsynced (off: one byte written at its end)"},
+	{name: "wal_recycle", kind: kindBool, modelled: true, def: fixed("on"), doc: "a checkpoint renames old WAL segments for reuse (off: removes them, so new ones are created)"},
 	{name: "checkpoint_completion_target", kind: kindReal, min: 0, max: 1, modelled: true, def: fixed("0.9"), doc: "a spread checkpoint's writes are paced to end by this fraction of the interval (IsCheckpointOnSchedule)"},
 	{name: "log_checkpoints", kind: kindBool, modelled: true, def: fixed("on"), doc: "print the background checkpoints' 'checkpoint starting' and 'checkpoint complete' lines"},
 	{name: "autovacuum", kind: kindBool, modelled: true, def: fixed("on"), doc: "the autovacuum launcher starts a worker every autovacuum_naptime; it vacuums and analyzes the tables past their thresholds"},
@@ -539,6 +543,10 @@ func (s *Settings) CheckModelled() error {
 	// ReadControlFile (xlog.c) refuses to start with less than two segments.
 	if mb := s.Int("max_wal_size"); mb/(pg.WalSegSize>>20) < 2 {
 		return &pg.SettingError{Name: "max_wal_size", Value: s.Format("max_wal_size"),
+			Allowed: "at least twice wal_segment_size (32MB): the server refuses to start below it"}
+	}
+	if mb := s.Int("min_wal_size"); mb/(pg.WalSegSize>>20) < 2 {
+		return &pg.SettingError{Name: "min_wal_size", Value: s.Format("min_wal_size"),
 			Allowed: "at least twice wal_segment_size (32MB): the server refuses to start below it"}
 	}
 	return nil

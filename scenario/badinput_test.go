@@ -236,7 +236,7 @@ var badInputs = []struct {
 	{false, "show", "bad.scn:4: show: expected buffercache, io, wal, settings or visibility"},
 	{false, "show nothing", "bad.scn:4: show nothing: unknown (buffercache, pool, io, wal, settings, visibility, replication, corruption, stat)"},
 	{false, "show buffercache nosuch", "bad.scn:4: show buffercache nosuch: relation \"nosuch\" does not exist"},
-	{false, "show io context=nothing", "bad.scn:4: show io: context=nothing: must be normal, bulkread, bulkwrite or vacuum"},
+	{false, "show io context=nothing", "bad.scn:4: show io: context=nothing: must be normal, bulkread, bulkwrite, vacuum or init"},
 	{false, "show io since=nomark", "bad.scn:4: show io: since=nomark: no such mark (set one with: mark nomark)"},
 	{false, "show wal since=nomark", "bad.scn:4: show wal: since=nomark: no such mark (set one with: mark nomark)"},
 	{false, "show visibility", "bad.scn:4: show visibility: expected a table name"},

@@ -115,12 +115,12 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 	}
 	ctxWant, hasCtx := opts["context"]
 	if hasCtx {
-		okCtx := false
+		okCtx := ctxWant == "init"
 		for k := strategy.Kind(0); k < strategy.NumKinds; k++ {
 			okCtx = okCtx || k.String() == ctxWant
 		}
 		if !okCtx {
-			return Output{}, errorf("show io: context=%s: must be normal, bulkread, bulkwrite or vacuum", ctxWant)
+			return Output{}, errorf("show io: context=%s: must be normal, bulkread, bulkwrite, vacuum or init", ctxWant)
 		}
 	}
 	rows, err := e.C.StatIO(since)
@@ -142,13 +142,13 @@ func (e *Env) showIO(args []datadriven.CmdArg) (Output, error) {
 	js := []map[string]any{}
 	var shown []cluster.IORow
 	for _, r := range rows {
-		if hasCtx && r.Context.String() != ctxWant {
+		if hasCtx && r.ContextName() != ctxWant {
 			continue
 		}
 		shown = append(shown, r)
 		if r.Object == "wal" {
-			fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8d %10s %8s %7d\n", r.BackendType, "wal", "normal", "", "", "", "", r.Writes, "", "", r.Fsyncs)
-			js = append(js, map[string]any{"backend_type": r.BackendType.String(), "object": "wal", "context": "normal", "writes": r.Writes, "fsyncs": r.Fsyncs})
+			fmt.Fprintf(&b, "%-18s %-8s %-9s %8s %8s %9s %8s %8d %10s %8s %7d\n", r.BackendType, "wal", r.ContextName(), "", "", "", "", r.Writes, "", "", r.Fsyncs)
+			js = append(js, map[string]any{"backend_type": r.BackendType.String(), "object": "wal", "context": r.ContextName(), "writes": r.Writes, "fsyncs": r.Fsyncs, "write_bytes": r.WriteBytes})
 			continue
 		}
 		fmt.Fprintf(&b, "%-18s %-8s %-9s %8d %8d %9d %8d %8d %10d %8d %7s", r.BackendType, "relation", r.Context, r.Reads, r.Hits, r.Evictions, r.Reuses, r.Writes, r.Writebacks, r.Extends, "")

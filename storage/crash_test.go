@@ -8,8 +8,9 @@ import (
 )
 
 // twoWrites is a disk (one arm) whose page cache holds two dirty pages of
-// two files, versions 100 and 200, fsynced at time 0: two requests, the
-// second starting as the first completes.
+// two files, versions 100 and 200, fsynced at time 0 by the checkpointer:
+// two requests, one file after the other — the second starts when the
+// first file's fsync is done, its write and then the disk's cache flush.
 func twoWrites(t *testing.T, armed int64, onFire func(int64)) (*Storage, int64) {
 	s, err := New(Config{CacheBlocks: 64, Device: Devices["hdd"], ReadAheadKB: DefaultReadAheadKB})
 	require.NoError(t, err)
@@ -18,7 +19,8 @@ func twoWrites(t *testing.T, armed int64, onFire func(int64)) (*Storage, int64) 
 	if armed > 0 {
 		s.ArmCrash(armed, onFire)
 	}
-	return s, s.SyncAll(0)
+	done, _ := s.SyncAll(0)
+	return s, done
 }
 
 func TestCrashTornWrites(t *testing.T) {
@@ -26,8 +28,8 @@ func TestCrashTornWrites(t *testing.T) {
 	first := s.crash.writes[0]
 	require.Equal(t, int64(0), first.Start)
 	second := s.crash.writes[1]
-	require.Equal(t, first.Done, second.Start, "one arm: the second request starts as the first completes")
-	require.Equal(t, done, second.Done)
+	require.Equal(t, first.Done+s.dev.d.FlushNs, second.Start, "the second fsync starts as the first's flush ends")
+	require.Equal(t, done, second.Done+s.dev.d.FlushNs)
 
 	// At time 0 only the first write is in flight.
 	torn := s.Crash(0)
@@ -37,7 +39,7 @@ func TestCrashTornWrites(t *testing.T) {
 
 	// As the second starts, the first has completed (durable): the second is torn.
 	s, _ = twoWrites(t, 0, nil)
-	torn = s.Crash(first.Done)
+	torn = s.Crash(second.Start)
 	require.Len(t, torn, 1)
 	require.Equal(t, pg.RelID(2), torn[0].File)
 	require.Equal(t, pg.LSN(200), torn[0].LSN)
@@ -53,7 +55,7 @@ func TestCrashArmed(t *testing.T) {
 	first := s.crash.writes[0]
 	fired, ok := s.Fired()
 	require.True(t, ok)
-	require.Equal(t, first.Done, fired, "the 2nd page write starts as the 1st completes")
+	require.Equal(t, first.Done+s.dev.d.FlushNs, fired, "the 2nd page write starts as the 1st file's fsync ends")
 	require.Equal(t, fired, at)
 	torn := s.Crash(fired)
 	require.Len(t, torn, 1)

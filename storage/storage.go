@@ -77,6 +77,30 @@ type Storage struct {
 	// walOff is where the WAL's next write lands on the device: a region
 	// of its own, past every data file's (SyncWAL).
 	walOff int64
+	// pending are the sync requests the checkpointer holds: the 1 GB
+	// segment files written since their last fsync (register_dirty_segment:
+	// every mdwrite and mdextend asks for one), a flag per segment of each
+	// file. SyncAll fsyncs them.
+	pending [][]bool
+}
+
+// RelSegBlocks is RELSEG_SIZE: a relation's file is split into 1 GB
+// segments of 131,072 blocks, each fsynced on its own.
+const RelSegBlocks = 1 << 17
+
+// register is register_dirty_segment for block b of file f.
+func (s *Storage) register(f int32, b uint32) {
+	seg := int(b / RelSegBlocks)
+	if int(f) < len(s.pending) && seg < len(s.pending[f]) && s.pending[f][seg] {
+		return
+	}
+	for int(f) >= len(s.pending) {
+		s.pending = append(s.pending, nil)
+	}
+	for seg >= len(s.pending[f]) {
+		s.pending[f] = append(s.pending[f], false)
+	}
+	s.pending[f][seg] = true
 }
 
 // New builds the storage of a machine.
@@ -254,6 +278,7 @@ func (s *Storage) WriteLSN(now int64, file pg.RelID, blk pg.BlockNumber, lsn pg.
 		return
 	}
 	f, b := int32(file), uint32(blk)
+	s.register(f, b)
 	if s.cache.capacity == 0 {
 		s.crash.direct = uint64(lsn)
 		s.submitRun(now, f, b, 1, true)
@@ -302,14 +327,27 @@ func (s *Storage) Writeback(now int64, file pg.RelID, blk pg.BlockNumber, n int)
 }
 
 // Sync is fsync of file f: every dirty page is written back, contiguous
-// pages in one request; it returns when the last write completes.
+// pages in one request; it returns when the last write completes (the
+// caller's own smgrimmedsync: the file's sync requests are satisfied).
 func (s *Storage) Sync(now int64, file pg.RelID) int64 {
 	f := int32(file)
+	if int(f) < len(s.pending) {
+		clear(s.pending[f])
+	}
+	return s.syncLeaves(now, f, 0, -1)
+}
+
+// syncLeaves writes back the dirty pages of file f in index leaves [from,
+// to) (to < 0: to the end) and returns when the last write completes.
+func (s *Storage) syncLeaves(now int64, f int32, from, to int) int64 {
 	if int(f) >= len(s.cache.dirty) || s.cache.dirty[f] == 0 {
 		return now
 	}
 	done := now
 	fi := &s.cache.files[f]
+	if to < 0 || to > len(fi.leaves) {
+		to = len(fi.leaves)
+	}
 	runStart, runN := uint32(0), 0
 	flush := func() {
 		if runN > 0 {
@@ -318,7 +356,8 @@ func (s *Storage) Sync(now int64, file pg.RelID) int64 {
 		}
 		runN = 0
 	}
-	for l, leaf := range fi.leaves {
+	for l := from; l < to; l++ {
+		leaf := fi.leaves[l]
 		left := fi.dirty[l] // dirty pages of this leaf not yet reached
 		if leaf == nil || left == 0 {
 			flush()
@@ -363,19 +402,44 @@ func (s *Storage) SyncWAL(now, n int64) int64 {
 	return done + s.dev.d.FlushNs
 }
 
-// SyncAll fsyncs every file with dirty pages (the checkpointer's sync
-// requests), returning when all writes are done.
-func (s *Storage) SyncAll(now int64) int64 {
-	done := now
+// SyncStats are what ProcessSyncRequests reports to the checkpoint's log
+// line: the files fsynced, the longest fsync and their sum.
+type SyncStats struct {
+	Files            int
+	LongestNs, SumNs int64
+}
+
+// SyncAll is ProcessSyncRequests: the checkpointer fsyncs each segment
+// file written since its last fsync, one after the other (mdsyncfiletag's
+// FileSync), each fsync writing back the segment's dirty pages and ending
+// with the device's cache flush. It returns when the last is done. The
+// pending requests are taken in file and segment order (the server's
+// hash table has its own order; the sum is the same).
+func (s *Storage) SyncAll(now int64) (int64, SyncStats) {
+	var st SyncStats
+	if s.flat {
+		return now, st
+	}
 	n := 0
 	for _, d := range s.cache.dirty {
 		n += int(d)
 	}
 	s.crash.writes = slices.Grow(s.crash.writes, n) // the write log takes the batch in one allocation
-	for f := range s.cache.dirty {
-		done = max(done, s.Sync(now, pg.RelID(f)))
+	const leavesPerSeg = RelSegBlocks / leafSize
+	for f, segs := range s.pending {
+		for seg, p := range segs {
+			if !p {
+				continue
+			}
+			segs[seg] = false
+			start := now
+			now = s.syncLeaves(now, int32(f), seg*leavesPerSeg, (seg+1)*leavesPerSeg) + s.dev.d.FlushNs
+			st.Files++
+			st.SumNs += now - start
+			st.LongestNs = max(st.LongestNs, now-start)
+		}
 	}
-	return done
+	return now, st
 }
 
 // DropCaches is `echo 3 > /proc/sys/vm/drop_caches`: every clean page whose

@@ -99,6 +99,11 @@ type Usage struct {
 	BuffersFull int64
 	Writes      int64 // write calls (pg_stat_io object=wal, writes)
 	Fsyncs      int64
+	WriteBytes  int64 // bytes those calls wrote (18's write_bytes)
+	// InitWrites, InitFsyncs and InitBytes are the segments this process
+	// created (pg_stat_io object=wal, context init): one zero-fill write
+	// and one fsync each, 16 MB (or 1 byte without wal_init_zero).
+	InitWrites, InitFsyncs, InitBytes int64
 }
 
 // Add accumulates o into u.
@@ -109,12 +114,17 @@ func (u *Usage) Add(o Usage) {
 	u.BuffersFull += o.BuffersFull
 	u.Writes += o.Writes
 	u.Fsyncs += o.Fsyncs
+	u.WriteBytes += o.WriteBytes
+	u.InitWrites += o.InitWrites
+	u.InitFsyncs += o.InitFsyncs
+	u.InitBytes += o.InitBytes
 }
 
 // Sub returns u − o (for "since MARK").
 func (u Usage) Sub(o Usage) Usage {
 	return Usage{u.Records - o.Records, u.FPI - o.FPI, u.Bytes - o.Bytes,
-		u.BuffersFull - o.BuffersFull, u.Writes - o.Writes, u.Fsyncs - o.Fsyncs}
+		u.BuffersFull - o.BuffersFull, u.Writes - o.Writes, u.Fsyncs - o.Fsyncs, u.WriteBytes - o.WriteBytes,
+		u.InitWrites - o.InitWrites, u.InitFsyncs - o.InitFsyncs, u.InitBytes - o.InitBytes}
 }
 
 // Costs are the simulated durations of WAL I/O, in nanoseconds.
@@ -172,6 +182,13 @@ type WAL struct {
 	// XLOG_MARK_UNIMPORTANT starts (GetLastImportantRecPtr).
 	lastImportant pg.LSN
 
+	// segLo … segHi are the segment files in pg_wal (segments.go);
+	// noInitZero and noRecycle are wal_init_zero=off and wal_recycle=off.
+	segLo, segHi          uint64
+	noInitZero, noRecycle bool
+	// ckptEnd is where the last checkpoint record ends (CreateCheckPoint's recptr).
+	ckptEnd pg.LSN
+
 	// Total is pg_stat_wal: everything inserted since the cluster started.
 	Total Usage
 }
@@ -198,6 +215,11 @@ func New(cfg Config) (*WAL, error) {
 	w.redo = InitialRedo(cfg.Version)
 	w.ckptLSN = w.redo // initdb's shutdown checkpoint record is at its own redo pointer
 	w.initPage = uint64(start) / pg.XLogBlcksz
+	// initdb created the first segment (BootStrapXLOG) and no other: its
+	// WAL ends in the first half of it, short of PreallocXlogFiles' 75%.
+	w.segLo = uint64(start) / pg.WalSegSize
+	w.segHi = w.segLo
+	w.ckptEnd = start
 	return w, nil
 }
 
@@ -428,12 +450,20 @@ func (w *WAL) xlogWrite(now int64, u *Usage, target, flushTo pg.LSN, flexible bo
 		if npages == 0 {
 			startOff = (uint64(pageEnd) - pg.XLogBlcksz) % pg.WalSegSize
 		}
+		if npages == 0 {
+			// XLogWrite opens the segment it is about to write into,
+			// creating it if no file has its name (XLogFileInit).
+			if seg := uint64(pageEnd-1) / pg.WalSegSize; seg > w.segHi {
+				now = w.initSegment(now, u, seg)
+			}
+		}
 		npages++
 		last := target <= w.write
 		finishingSeg := !partial && startOff+uint64(npages)*pg.XLogBlcksz >= pg.WalSegSize
 		if last || page%nbuf == nbuf-1 || finishingSeg {
 			now += c.WriteCallNs + npages*c.WritePageNs
 			u.Writes++
+			u.WriteBytes += npages * pg.XLogBlcksz
 			npages = 0
 			if finishingSeg {
 				now = w.fsync(now)
@@ -548,6 +578,7 @@ func (w *WAL) FinishCheckpoint(now int64, u *Usage, xcnt int) int64 {
 	var end pg.LSN
 	w.ckptLSN = w.InsertLSN()
 	end, now = w.Insert(now, u, CheckpointRecord(w.cfg.Version), 0)
+	w.ckptEnd = end
 	return w.Flush(now, u, end)
 }
 
@@ -562,6 +593,7 @@ func (w *WAL) ShutdownCheckpoint(now int64, u *Usage) int64 {
 	w.ckptLSN = w.redo
 	var end pg.LSN
 	end, now = w.Insert(now, u, CheckpointRecord(w.cfg.Version), 0)
+	w.ckptEnd = end
 	return w.Flush(now, u, end)
 }
 

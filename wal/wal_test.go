@@ -123,8 +123,10 @@ func TestWALAddressSpaceEnd(t *testing.T) {
 // as XLogWrite finishes it, so a load's syncs carry a whole segment's
 // writes at a time, and an XLogFlush inside a segment the part written
 // since. The WAL starts at 0/1000028 (one segment in, flushed), so the
-// first segment synced holds 16 MB − 0x28 bytes of it; the sum of every
-// sync is what was written.
+// first segment synced holds 16 MB − 0x28 bytes of it. Segments 2 and 3 do
+// not exist yet (initdb made only the first): XLogWrite creates each as it
+// reaches it, an fsync of its 16 MB of zeros, then one of pg_wal (0 bytes:
+// durable_rename). The sum of the WAL's own syncs is what was written.
 func TestFsyncBytes(t *testing.T) {
 	var calls []int64
 	w, err := New(Config{Version: 18, WalBuffers: 512, Sync: func(now, n int64) int64 {
@@ -140,12 +142,15 @@ func TestFsyncBytes(t *testing.T) {
 	}
 	end := w.InsertLSN()
 	now = w.Flush(now, &u, end-1)
-	require.Len(t, calls, 3, "segments 1 and 2 finished, then the flush inside segment 3")
-	require.EqualValues(t, 2*pg.WalSegSize-uint64(start), calls[0])
-	require.EqualValues(t, pg.WalSegSize, calls[1])
+	require.Equal(t, []int64{2*pg.WalSegSize - int64(start), pg.WalSegSize, 0, pg.WalSegSize, pg.WalSegSize, 0, calls[6]}, calls,
+		"segment 1 finished, segment 2 created and finished, segment 3 created, then the flush inside it")
+	require.EqualValues(t, 2, u.InitWrites)
+	require.EqualValues(t, 2*pg.WalSegSize, u.InitBytes)
 	var sum int64
-	for _, n := range calls {
-		sum += n
+	for i, n := range calls {
+		if i != 1 && i != 2 && i != 4 && i != 5 {
+			sum += n
+		}
 	}
 	require.EqualValues(t, int64(w.FlushLSN()-start), sum)
 	require.EqualValues(t, 3, u.Fsyncs)

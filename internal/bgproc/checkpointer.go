@@ -8,6 +8,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/guc"
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/strategy"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -170,6 +171,7 @@ func (k *Checkpointer) Start(now int64) {
 // signals the checkpointer, which wakes and rereads them).
 func (k *Checkpointer) Configure(now int64) {
 	k.Env.WAL.SetCheckpointSegments(k.segments(), k.RequestXLog)
+	k.Env.WAL.SetInitZero(k.s().Bool("wal_init_zero"), k.s().Bool("wal_recycle"))
 	if k.run == nil {
 		k.Next = k.timeoutWake(max(k.be.Now, now))
 	}
@@ -306,12 +308,14 @@ func (k *Checkpointer) end() {
 	r, be := k.run, k.be
 	k.Env.Pool.IssuePendingWritebacks(be, strategy.Normal) // BufferSync's last
 	writeEnd := be.Now
-	be.Now = k.Env.Storage.SyncAll(be.Now)
+	var sync storage.SyncStats
+	be.Now, sync = k.Env.Storage.SyncAll(be.Now)
 	syncEnd := be.Now
 	be.Now = k.Env.WAL.FinishCheckpoint(be.Now, &be.WAL, k.Env.runningXids())
 	k.Env.CheckpointDone(r.redo, r.sizes)
 	k.Finished(r.redo, 0, writeEnd-r.startNs, syncEnd-writeEnd)
-	k.logEnd(r.flags, r.written, writeEnd-r.startNs, syncEnd-writeEnd, be.Now-r.startNs, r.redo)
+	segs := k.RemoveOldSegments(be, false)
+	k.logEnd(r.flags, r.written, segs, sync, writeEnd-r.startNs, syncEnd-writeEnd, be.Now-r.startNs, r.redo)
 	k.Env.FoldWAL(be)
 	k.run = nil
 	k.Next = k.timeoutWake(be.Now)
@@ -325,14 +329,39 @@ func (k *Checkpointer) Finished(redo pg.LSN, written, writeNs, syncNs int64) {
 	k.Stats.BuffersWritten += written
 	k.Stats.WriteNs += writeNs
 	k.Stats.SyncNs += syncNs
-	n := float64(redo - k.priorRedo)
-	k.prevDistance = n
-	if k.estimate < n {
-		k.estimate = n
-	} else {
-		k.estimate = 0.90*k.estimate + 0.10*n
-	}
+	k.prevDistance = float64(redo - k.priorRedo)
+	k.estimate = k.estimateAfter(redo)
 	k.priorRedo = redo
+}
+
+// estimateAfter is UpdateCheckPointDistanceEstimate's new
+// CheckPointDistanceEstimate for a checkpoint whose redo pointer is redo:
+// up at once to a longer distance, down slowly (a tenth) to a shorter one.
+func (k *Checkpointer) estimateAfter(redo pg.LSN) float64 {
+	n := float64(redo - k.priorRedo)
+	if k.estimate < n {
+		return n
+	}
+	return 0.90*k.estimate + 0.10*n
+}
+
+// RemoveOldSegments is the end of a checkpoint whose record the WAL has
+// just flushed, by the checkpointer process be, after the distance
+// estimate is updated: old segments recycled or removed, the next one
+// created ahead unless this is the shutdown checkpoint (wal.RemoveOldSegments).
+// A shutdown checkpoint, which the model does not pass through Finished,
+// uses the estimate its distance gives.
+func (k *Checkpointer) RemoveOldSegments(be *bufmgr.Backend, shutdown bool) wal.SegmentStats {
+	s := k.s()
+	est := k.estimate
+	if shutdown {
+		est = k.estimateAfter(k.Env.WAL.RedoRecPtr())
+	}
+	var st wal.SegmentStats
+	be.Now, st = k.Env.WAL.RemoveOldSegments(be.Now, &be.WAL, wal.SegmentSettings{
+		MinWALSizeMB: s.Int("min_wal_size"), MaxWALSizeMB: s.Int("max_wal_size"),
+		CompletionTarget: s.Real("checkpoint_completion_target"), KeepSizeMB: s.Int("wal_keep_size"), Estimate: est}, shutdown)
+	return st
 }
 
 // FinishRunning is a FAST request (CHECKPOINT, or shutdown) meeting a
@@ -363,9 +392,8 @@ func (k *Checkpointer) Suspend() (next int64) {
 // Resume undoes Suspend.
 func (k *Checkpointer) Resume(next int64) { k.Next = next }
 
-// logEnd is LogCheckpointEnd's line, version by version, without the
-// WAL-file and sync-file counts the model does not keep.
-func (k *Checkpointer) logEnd(flags Flags, written int, writeNs, syncNs, totalNs int64, redo pg.LSN) {
+// logEnd is LogCheckpointEnd's line, version by version.
+func (k *Checkpointer) logEnd(flags Flags, written int, segs wal.SegmentStats, sync storage.SyncStats, writeNs, syncNs, totalNs int64, redo pg.LSN) {
 	s := k.s()
 	v := s.Version
 	var b strings.Builder
@@ -377,17 +405,25 @@ func (k *Checkpointer) logEnd(flags Flags, written int, writeNs, syncNs, totalNs
 	if v >= 18 {
 		b.WriteString(", wrote 0 SLRU buffers")
 	}
-	fmt.Fprintf(&b, "; write=%s s, sync=%s s, total=%s s; distance=%d kB, estimate=%d kB",
-		secs(writeNs), secs(syncNs), secs(totalNs), int(k.prevDistance/1024), int(k.estimate/1024))
+	fmt.Fprintf(&b, "; %d WAL file(s) added, %d removed, %d recycled", segs.Added, segs.Removed, segs.Recycled)
+	var avg int64 // µs, as ProcessSyncRequests sums them
+	if sync.Files > 0 {
+		avg = sync.SumNs / 1000 / int64(sync.Files)
+	}
+	fmt.Fprintf(&b, "; write=%s s, sync=%s s, total=%s s; sync files=%d, longest=%s s, average=%s s; distance=%d kB, estimate=%d kB",
+		secs(writeNs), secs(syncNs), secs(totalNs), sync.Files, secs(sync.LongestNs), secs(avg*1000),
+		int(k.prevDistance/1024), int(k.estimate/1024))
 	if v >= 17 {
 		fmt.Fprintf(&b, "; lsn=%s, redo lsn=%s", k.Env.WAL.LastCheckpointLSN(), redo)
 	}
 	k.logf("%s", b.String())
 }
 
-// secs prints ns as LogCheckpointEnd's %ld.%03d seconds.
+// secs prints ns as LogCheckpointEnd's %ld.%03d seconds: the server's
+// timestamps are in microseconds, and TimestampDifferenceMilliseconds (as
+// the longest and average sync times) rounds up to the millisecond.
 func secs(ns int64) string {
-	ms := ns / 1e6
+	ms := (ns/1000 + 999) / 1000
 	return fmt.Sprintf("%d.%03d", ms/1000, ms%1000)
 }
 
@@ -454,11 +490,12 @@ func (k *Checkpointer) RunImmediate(now int64, others func(t int64), advance fun
 	redo, sizes := w.RedoRecPtr(), pool.RelSizes()
 	r.Written = pool.BufferSync(be, false)
 	writeEnd := be.Now
-	be.Now = k.Env.Storage.SyncAll(be.Now)
+	be.Now, _ = k.Env.Storage.SyncAll(be.Now)
 	syncEnd := be.Now
 	be.Now = w.FinishCheckpoint(be.Now, &be.WAL, k.Env.runningXids())
 	k.Env.CheckpointDone(redo, sizes)
 	k.Finished(redo, int64(r.Written), writeEnd-now, syncEnd-writeEnd)
+	k.RemoveOldSegments(be, false)
 	k.be.Now = max(k.be.Now, be.Now)
 	k.Next = k.timeoutWake(be.Now)
 	r.Be = be

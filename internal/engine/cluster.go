@@ -195,13 +195,7 @@ func (c *Cluster) wakeWalWriter(t int64) { c.walwriter.Wake(t) }
 
 // foldWAL moves a backend's WAL I/O counters into pg_stat_io.
 func (c *Cluster) foldWAL(be *bufmgr.Backend) {
-	st := &c.pool.Stats.WAL[be.Type]
-	st.Writes += be.WAL.Writes
-	st.Fsyncs += be.WAL.Fsyncs
-	st.Records += be.WAL.Records
-	st.FPI += be.WAL.FPI
-	st.Bytes += be.WAL.Bytes
-	st.BuffersFull += be.WAL.BuffersFull
+	c.pool.Stats.WAL[be.Type].Add(be.WAL)
 	be.WAL = wal.Usage{}
 }
 
