@@ -41,8 +41,8 @@ type Device struct {
 	// file's dirty pages have been written (what pg_test_fsync measures for
 	// one 8 kB write, less that write). The SSD profiles keep the cost
 	// model's earlier flat figure for a WAL fdatasync on an SSD, ~1 ms; the
-	// disk's waits a revolution for its write cache to reach the platter;
-	// the cloud volume's is one more round trip of its 0.5 ms per I/O. The
+	// disk's is 0, as its writes are modelled reaching the platter (seek
+	// and rotational wait, positioning) before the flush; the cloud volume's is one more round trip of its 0.5 ms per I/O. The
 	// machine setting device_flush replaces it with a host's (pgbufsim
 	// host-scale measures it).
 	FlushNs int64
@@ -74,7 +74,7 @@ var Devices = map[string]Device{
 	// 2 TB, 180 MB/s on the outer tracks; one arm.
 	"hdd": {Name: "hdd", Doc: "7,200 rpm disk: seek 1–16 ms by distance + 4.17 ms rotation, 180 MB/s, one arm",
 		AccessNs: 100_000, SeqAccessNs: 0, BytesPerSec: 180_000_000, Parallelism: 1,
-		TrackToTrackNs: 1_000_000, FullStrokeNs: 16_000_000, RevolutionNs: 8_333_333, SpanBytes: 2 << 40, FlushNs: 8_333_333},
+		TrackToTrackNs: 1_000_000, FullStrokeNs: 16_000_000, RevolutionNs: 8_333_333, SpanBytes: 2 << 40, FlushNs: 0},
 	// A general-purpose cloud block volume at its baseline (AWS gp3): 3,000
 	// IOPS, 125 MB/s, ~0.5 ms per I/O over the network; I/Os up to 256 KiB
 	// count as one against the IOPS cap; many requests in flight.
@@ -146,7 +146,7 @@ func (q *deviceQueue) submit(now, off, n int64, write bool) int64 {
 		access = q.d.SeqAccessNs
 	}
 	if q.d.RevolutionNs > 0 {
-		access += q.positioning(start, off)
+		access += q.positioning(start, off, write)
 	}
 	rate := q.d.BytesPerSec
 	if write && q.d.WriteBytesPerSec > 0 {
@@ -172,10 +172,18 @@ func (q *deviceQueue) submit(now, off, n int64, write bool) int64 {
 // starting at time start: none when it continues exactly where the previous
 // request ended and starts as that one finished (the next sector is under
 // the head); otherwise a seek growing with the square root of the distance
-// and half a revolution on average.
-func (q *deviceQueue) positioning(start, off int64) int64 {
+// and half a revolution on average. A write continuing where the last
+// request ended, but later, waits for that sector to come round again: the
+// platter turned (start − headFree) since the head was there, so the wait
+// is the rest of a revolution — why a disk commits at most once a
+// revolution (a read continuing is served from the drive's read-ahead, the
+// half revolution kept for it).
+func (q *deviceQueue) positioning(start, off int64, write bool) int64 {
 	if off == q.head && start <= q.headFree {
 		return 0
+	}
+	if write && off == q.head {
+		return q.d.RevolutionNs - (start-q.headFree)%q.d.RevolutionNs
 	}
 	d := off - q.head
 	if d < 0 {
