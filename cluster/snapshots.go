@@ -156,7 +156,7 @@ func (r IORow) ContextName() string {
 
 // StatIO is pg_stat_io: the rows with activity since the mark ("": since
 // the cluster started), in backend-type and context order, each backend
-// type's wal row after its relation rows.
+// type's wal rows (normal, then init) after its relation rows.
 func (c *Cluster) StatIO(since string) ([]IORow, error) {
 	var rows []IORow
 	err := c.e.Command("show", catalog.StatIO, true, func() error {
@@ -183,11 +183,11 @@ func (c *Cluster) StatIO(since string) ([]IORow, error) {
 					Writes: r[bufmgr.OpWrites], Writebacks: r[bufmgr.OpWritebacks], Extends: r[bufmgr.OpExtends], ReadTimeNs: r[bufmgr.OpReadTime]})
 			}
 			w := st.WAL[bt]
-			if w.InitWrites != 0 || w.InitFsyncs != 0 {
-				rows = append(rows, IORow{BackendType: bt, Object: "wal", Init: true, Writes: w.InitWrites, Fsyncs: w.InitFsyncs, WriteBytes: w.InitBytes})
-			}
 			if w.Writes != 0 || w.Fsyncs != 0 {
 				rows = append(rows, IORow{BackendType: bt, Object: "wal", Context: strategy.Normal, Writes: w.Writes, Fsyncs: w.Fsyncs, WriteBytes: w.WriteBytes})
+			}
+			if w.InitWrites != 0 || w.InitFsyncs != 0 {
+				rows = append(rows, IORow{BackendType: bt, Object: "wal", Init: true, Writes: w.InitWrites, Fsyncs: w.InitFsyncs, WriteBytes: w.InitBytes})
 			}
 		}
 		return nil

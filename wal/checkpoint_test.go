@@ -36,30 +36,30 @@ func TestCheckpointRequestedWhenSegmentFinishes(t *testing.T) {
 	w := newWAL(t, 64)
 	var at []int64
 	w.SetCheckpointSegments(4, func(now int64) { at = append(at, now) })
-	// The redo pointer is initdb's, in segment 0: segments 0 to 2 finish
-	// without a request, segment 3 (0 + 4 − 1) is the first to ask.
-	require.Equal(t, uint64(0), uint64(w.RedoRecPtr())/pg.WalSegSize)
-	require.False(t, w.CheckpointNeeded(2))
-	require.True(t, w.CheckpointNeeded(3))
+	// The redo pointer is initdb's, in segment 1 (18beta1's initdb without
+	// checksums logs 4.6 MB: 0/14A5FE0): segments 1 to 3 finish without a
+	// request, segment 4 (1 + 4 − 1) is the first to ask.
+	require.Equal(t, uint64(1), uint64(w.RedoRecPtr())/pg.WalSegSize)
+	require.False(t, w.CheckpointNeeded(3))
+	require.True(t, w.CheckpointNeeded(4))
 	u := &Usage{}
 	now := int64(0)
-	for w.InsertLSN() < 3*pg.WalSegSize+1000 {
-		_, now = w.Insert(now, u, 8000, 0)
-	}
-	// The WAL began in segment 1 (just past initdb's checkpoint record): the
-	// inserts wrote segments 1 and 2 (no request) and are in 3; flushing
-	// finishes nothing more until segment 3 is written to its end.
-	now = w.FlushAll(now, u)
-	require.Empty(t, at)
 	for w.InsertLSN() < 4*pg.WalSegSize+1000 {
 		_, now = w.Insert(now, u, 8000, 0)
 	}
+	// The inserts wrote segments 1 to 3 (no request) and are in 4; flushing
+	// finishes nothing more until segment 4 is written to its end.
+	now = w.FlushAll(now, u)
+	require.Empty(t, at)
+	for w.InsertLSN() < 5*pg.WalSegSize+1000 {
+		_, now = w.Insert(now, u, 8000, 0)
+	}
 	w.FlushAll(now, u)
-	require.Len(t, at, 1, "segment 3 finished: one request")
-	// A new redo pointer in segment 4 moves the next request to segment 7.
+	require.Len(t, at, 1, "segment 4 finished: one request")
+	// A new redo pointer in segment 5 moves the next request to segment 8.
 	w.Checkpoint(now, u, 18)
-	require.False(t, w.CheckpointNeeded(6))
-	require.True(t, w.CheckpointNeeded(7))
+	require.False(t, w.CheckpointNeeded(7))
+	require.True(t, w.CheckpointNeeded(8))
 	// Off: no request even far past the redo pointer.
 	w.SetCheckpointSegments(0, func(int64) { t.Fatal("requested while off") })
 	require.False(t, w.CheckpointNeeded(100))

@@ -14,12 +14,16 @@ import (
 // 4-byte block number: xl_tot_len 7,417.
 //
 // In the stream each record takes MAXALIGN(7,417) = 7,424 bytes
-// (ReserveXLogInsertLocation). A new cluster's WAL starts one segment in,
-// after the segment's 40-byte long page header: 0/1000028. The first record
-// fits in the first page's 8,152 usable bytes and ends at 0x1000028 + 7,424 =
-// 0/1001D28; the second uses the 728 bytes left on that page, then the next
-// page's 24-byte short header, then 6,696 bytes: it ends at 0x1002000 + 24 +
-// 6,696 = 0/1003A40, 7,448 bytes of LSN (7,424 + 24) for 7,417 of record.
+// (ReserveXLogInsertLocation). A new cluster's WAL starts where initdb's
+// shutdown checkpoint record ends: 18beta1's without checksums is at
+// 0/14A5FE0, 120 bytes that cross into the next page and its 24-byte
+// header, so insertion starts at 0/14A6070 (what the server's
+// pg_current_wal_insert_lsn() says after its start), 112 bytes into a page.
+// The first record fits in the 8,080 bytes left there and ends at
+// 0x14A6070 + 7,424 = 0/14A7D70; the second uses the 656 bytes left on that
+// page, then the next page's 24-byte short header, then 6,768 bytes: it
+// ends at 0x14A8000 + 24 + 6,768 = 0/14A9A88, 7,448 bytes of LSN (7,424 +
+// 24) for 7,417 of record.
 func ExampleFPIForHint() {
 	size := wal.FPIForHint(824)
 	fmt.Println("xl_tot_len:", size)
@@ -36,6 +40,6 @@ func ExampleFPIForHint() {
 	fmt.Println("LSN distance of the second:", uint64(second-first), "bytes; WAL bytes counted:", u.Bytes)
 	// Output:
 	// xl_tot_len: 7417
-	// records: 0/1000028 → 0/1001D28 → 0/1003A40
+	// records: 0/14A6070 → 0/14A7D70 → 0/14A9A88
 	// LSN distance of the second: 7448 bytes; WAL bytes counted: 14834
 }

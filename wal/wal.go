@@ -141,7 +141,8 @@ type Costs struct {
 // Config describes one cluster's WAL.
 type Config struct {
 	Version    pg.Version
-	WalBuffers int // pages (XLOGbuffers)
+	Checksums  bool // data_checksums: initdb's WAL is longer (InitialRedo)
+	WalBuffers int  // pages (XLOGbuffers)
 	Costs      Costs
 	// Sync, when set, is the machine's fdatasync of a segment with n bytes
 	// written since its last one, returning when it is done (the storage
@@ -208,11 +209,11 @@ func New(cfg Config) (*WAL, error) {
 		return nil, &pg.SettingError{Name: "wal_buffers", Value: fmt.Sprint(cfg.WalBuffers), Allowed: "at least 4 pages (32kB)"}
 	}
 	w := &WAL{cfg: cfg}
-	// Start one segment in (0/1000028), just past the shutdown checkpoint record.
-	w.currBytePos = usableBytesInSeg
+	// Start just past initdb's shutdown checkpoint record.
+	w.redo = InitialRedo(cfg.Version, cfg.Checksums)
+	w.currBytePos = recPtrToBytePos(w.redo) + pg.MaxAlign(uint64(CheckpointRecord(cfg.Version)))
 	start := w.InsertLSN()
 	w.write, w.flush, w.rqstWrite = start, start, start
-	w.redo = InitialRedo(cfg.Version)
 	w.ckptLSN = w.redo // initdb's shutdown checkpoint record is at its own redo pointer
 	w.initPage = uint64(start) / pg.XLogBlcksz
 	// initdb created the first segment (BootStrapXLOG) and no other: its

@@ -122,8 +122,8 @@ func TestWALAddressSpaceEnd(t *testing.T) {
 // one (issue_xlog_fsync after XLogWrite): each finished segment is synced
 // as XLogWrite finishes it, so a load's syncs carry a whole segment's
 // writes at a time, and an XLogFlush inside a segment the part written
-// since. The WAL starts at 0/1000028 (one segment in, flushed), so the
-// first segment synced holds 16 MB − 0x28 bytes of it. Segments 2 and 3 do
+// since. The WAL starts where initdb's ends, in segment 1 (flushed), so
+// the first segment synced holds the rest of segment 1. Segments 2 and 3 do
 // not exist yet (initdb made only the first): XLogWrite creates each as it
 // reaches it, an fsync of its 16 MB of zeros, then one of pg_wal (0 bytes:
 // durable_rename). The sum of the WAL's own syncs is what was written.

@@ -98,7 +98,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := wal.New(wal.Config{Version: s.Version, WalBuffers: s.WalBuffers(), Costs: walCosts(s, costs), Sync: st.SyncWAL})
+	w, err := wal.New(wal.Config{Version: s.Version, Checksums: s.Bool("data_checksums"), WalBuffers: s.WalBuffers(), Costs: walCosts(s, costs), Sync: st.SyncWAL})
 	if err != nil {
 		return nil, err
 	}

@@ -67,7 +67,9 @@ func (c *Cluster) lastCheckpoint() (pg.LSN, []int) {
 }
 
 // initialRedo is the redo pointer initdb leaves.
-func (c *Cluster) initialRedo() pg.LSN { return wal.InitialRedo(c.S.Version) }
+func (c *Cluster) initialRedo() pg.LSN {
+	return wal.InitialRedo(c.S.Version, c.S.Bool("data_checksums"))
+}
 
 // powerFails records the moment of a power loss at time at.
 func (c *Cluster) powerFails(at int64) {
