@@ -6,6 +6,9 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
+	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
+	"github.com/pgbufsim/pgbufsim/internal/engine/pgclass"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/rng"
@@ -20,8 +23,8 @@ import (
 // sampled block goes through HeapTupleSatisfiesVacuum, which sets the hint
 // bits a fresh load lacks: MarkBufferDirtyHint, so with checksums an image of
 // each sampled page not logged since the checkpoint. Then pg_class gets the
-// new relpages and reltuples in place. The pg_statistic pages it writes are
-// the measured profile's (catalog.Analyze); their WAL is not modelled.
+// new relpages and reltuples in place, and each column its pg_statistic
+// row (update_attstats); the commit record carries their invalidations.
 func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 	be, err := c.beginStatement(catalog.Analyze)
 	if err != nil {
@@ -49,6 +52,24 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 type anlJob struct {
 	job
 	sampled int
+	invals  int // the invalidation messages its commit record carries
+}
+
+// statistics is update_attstats (analyze.c) after the sample: the
+// pg_statistic row of each column (catpin.Pins.Statistics), from a sample
+// of min(rows, 300 × default_statistics_target) rows (acquire_sample_rows'
+// reservoir); none when the table is empty (do_analyze_rel computes
+// statistics only for a non-empty sample). For a relation whose columns
+// are not modelled the pages the measured profile dirtied are dirtied,
+// without WAL. It returns the invalidation messages the rows add.
+func (c *Cluster) statistics(be *bufmgr.Backend, rel *heap.Relation) (int, error) {
+	target := int(c.S.Int("default_statistics_target"))
+	sample := min(rel.Rows, int64(300*target))
+	cols, ok := catpin.StatColumns(rel)
+	if !ok {
+		return 0, c.cat.DirtyStatistic(c.pool, c.wal, be)
+	}
+	return c.cat.Statistics(c.pool, c.wal, be, rel.ID, cols, int(sample), target, rel.Rows > int64(300*target), c.needsImage)
 }
 
 // startAnalyze sets ANALYZE of rel up on be's process.
@@ -94,8 +115,23 @@ func (j *anlJob) end() (*StmtResult, error) {
 	} else if rel.Rows > 0 {
 		c.ddlXid() // update_attstats writes the columns' pg_statistic rows
 	}
-	if err := c.vacUpdateRelstats(be, rel, j.nblocks, false, float64(rel.Rows)); err != nil {
+	invals, err := c.statistics(be, rel)
+	if err != nil {
 		return nil, err
+	}
+	if rel.UpdateRelstats(j.nblocks, float64(rel.Rows), false, c.xids, c.S.Version >= 18, &c.av.Counts(rel.ID).RelAllFrozen) {
+		// vac_update_relstats' in-place update of pg_class: two catcache
+		// messages (RELOID, RELNAMENSP) and the table's relcache message
+		// (CacheInvalidateHeapTuple).
+		invals += 3
+		if err := c.inplacePgClassRow(be, pgclass.Key{Rel: rel.ID}, vacwal.PgClassRow(c.S.Version, rel.Reloptions...)); err != nil {
+			return nil, err
+		}
+	}
+	if j.auto {
+		j.invals = invals
+	} else {
+		c.invals += invals
 	}
 	rel.Analyzed = true
 	res := &StmtResult{Kind: "Analyze", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: j.ringN,

@@ -6,6 +6,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
 	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -80,7 +81,11 @@ func (a avAnalyze) Finish() (autovac.Report, error) {
 	c, be := j.c, j.be
 	rep := autovac.Report{Pages: j.nblocks, Scanned: j.sampled, Buf: be.Buf, WAL: be.WAL}
 	c.xids++
-	end, now := c.wal.Insert(be.Now, &be.WAL, wal.XactCommit, 0)
+	n := wal.XactCommit
+	if j.invals > 0 {
+		n = vacwal.CommitInvalsLen(j.invals)
+	}
+	end, now := c.wal.Insert(be.Now, &be.WAL, n, 0)
 	be.Now = c.wal.Flush(now, &be.WAL, end)
 	return rep, nil
 }

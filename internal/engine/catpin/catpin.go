@@ -43,6 +43,9 @@ type Pins struct {
 	Index *pgclass.Class
 	// fsmLSN: the LSN of each catalog FSM page's last hint image (fsmHints).
 	fsmLSN map[fsmPage]pg.LSN
+	// Statistic is pg_statistic's pages (PgStatistic), StatIdx its index's rightmost leaf.
+	Statistic *pgclass.Class
+	StatIdx   *StatIndex
 	// LookUps: the pg_class rows the next session looks up (the relations
 	// its command names), hinted as it starts (pgclass.Class.LookUp).
 	LookUps []pgclass.Key
@@ -73,6 +76,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 	if kind != catalog.Worker && (!txn.Active || !*txn.Started) && p.Class != nil {
 		p.Class.SessionStart()
 		p.PgIndex().SessionStart()
+		p.PgStatistic().SessionStart()
 	}
 	if p.On && p.Class != nil && pool.Lookup(pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(catalog.PgClassFSMLeaf(p.Version))}) == pg.InvalidBuffer {
 		// Checked before any session pins it again: every eviction is seen.
@@ -122,7 +126,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 			if err != nil {
 				return err
 			}
-			if pin.Dirty && k == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk)) {
+			if pin.Dirty && k == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk) && !p.isPgStatistic(blk)) {
 				if kind == catalog.Table || kind == catalog.Index || kind == catalog.Analyze { // DDL: rows written
 					pool.MarkBufferDirty(be, b)
 					pool.SetPageLSN(b, w.InsertLSN())
