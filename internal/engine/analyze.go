@@ -6,9 +6,6 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
-	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
-	"github.com/pgbufsim/pgbufsim/internal/engine/pgclass"
-	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/rng"
@@ -55,23 +52,6 @@ type anlJob struct {
 	invals  int // the invalidation messages its commit record carries
 }
 
-// statistics is update_attstats (analyze.c) after the sample: the
-// pg_statistic row of each column (catpin.Pins.Statistics), from a sample
-// of min(rows, 300 × default_statistics_target) rows (acquire_sample_rows'
-// reservoir); none when the table is empty (do_analyze_rel computes
-// statistics only for a non-empty sample). For a relation whose columns
-// are not modelled the pages the measured profile dirtied are dirtied,
-// without WAL. It returns the invalidation messages the rows add.
-func (c *Cluster) statistics(be *bufmgr.Backend, rel *heap.Relation) (int, error) {
-	target := int(c.S.Int("default_statistics_target"))
-	sample := min(rel.Rows, int64(300*target))
-	cols, ok := catpin.StatColumns(rel)
-	if !ok {
-		return 0, c.cat.DirtyStatistic(c.pool, c.wal, be)
-	}
-	return c.cat.Statistics(c.pool, c.wal, be, rel.ID, cols, int(sample), target, rel.Rows > int64(300*target), c.needsImage)
-}
-
 // startAnalyze sets ANALYZE of rel up on be's process.
 func (c *Cluster) startAnalyze(be *bufmgr.Backend, rel *heap.Relation, cost *autovac.Cost) *anlJob {
 	j := &anlJob{job: c.newJob(be, rel)}
@@ -108,33 +88,22 @@ func (c *Cluster) startAnalyze(be *bufmgr.Backend, rel *heap.Relation, cost *aut
 }
 
 // end is ANALYZE after its sample: the statistics' rows and pg_class's.
-func (j *anlJob) end() (*StmtResult, error) {
+func (j *anlJob) end() (res *StmtResult, err error) {
 	c, be, rel := j.c, j.be, j.rel
 	if rel.Rows > 0 && j.auto {
 		c.xids++ // the worker's own transaction writes the pg_statistic rows
 	} else if rel.Rows > 0 {
 		c.ddlXid() // update_attstats writes the columns' pg_statistic rows
 	}
-	invals, err := c.statistics(be, rel)
+	j.invals, err = c.cat.Analyze(c.pool, c.wal, be, rel, j.nblocks, int(c.S.Int("default_statistics_target")), c.xids, &c.av.Counts(rel.ID).RelAllFrozen, c.needsImage)
 	if err != nil {
 		return nil, err
 	}
-	if rel.UpdateRelstats(j.nblocks, float64(rel.Rows), false, c.xids, c.S.Version >= 18, &c.av.Counts(rel.ID).RelAllFrozen) {
-		// vac_update_relstats' in-place update of pg_class: two catcache
-		// messages (RELOID, RELNAMENSP) and the table's relcache message
-		// (CacheInvalidateHeapTuple).
-		invals += 3
-		if err := c.inplacePgClassRow(be, pgclass.Key{Rel: rel.ID}, vacwal.PgClassRow(c.S.Version, rel.Reloptions...)); err != nil {
-			return nil, err
-		}
-	}
-	if j.auto {
-		j.invals = invals
-	} else {
-		c.invals += invals
+	if !j.auto {
+		c.invals += j.invals
 	}
 	rel.Analyzed = true
-	res := &StmtResult{Kind: "Analyze", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: j.ringN,
+	res = &StmtResult{Kind: "Analyze", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: j.ringN,
 		Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
 	res.Extra = append(res.Extra, fmt.Sprintf("scanned %d of %d pages", j.sampled, j.nblocks))
 	if j.nblocks == 0 {

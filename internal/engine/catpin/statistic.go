@@ -8,6 +8,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine/pgclass"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
@@ -124,6 +125,35 @@ func StatRowLen(c StatColumn, sampleRows, target int) int {
 		}
 	}
 	return 32 + off
+}
+
+// Analyze is the catalog writes of ANALYZE after its sample of rel
+// (nblocks pages): update_attstats (analyze.c), the pg_statistic row of
+// each column (Statistics) from a sample of min(rows, 300 × target) rows
+// (acquire_sample_rows' reservoir), random when the table has more, none
+// when it is empty (do_analyze_rel computes statistics only for a
+// non-empty sample); then vac_update_relstats' in-place update of the
+// table's pg_class row when its figures changed (heap.UpdateRelstats, with
+// xids and relAllFrozen), whose CacheInvalidateHeapTuple adds two catcache
+// messages (RELOID, RELNAMENSP) and the table's relcache message. For a
+// relation whose columns are not modelled (StatColumns) the pages the
+// measured profile dirtied are dirtied, without WAL. It returns the
+// invalidation messages the commit record carries.
+func (p *Pins) Analyze(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *heap.Relation, nblocks, target int, xids uint64, relAllFrozen *int, needsImage func(pg.LSN) bool) (invals int, err error) {
+	if cols, ok := StatColumns(rel); !ok {
+		err = p.DirtyStatistic(pool, w, be)
+	} else {
+		sample := min(rel.Rows, int64(300*target))
+		invals, err = p.Statistics(pool, w, be, rel.ID, cols, int(sample), target, rel.Rows > sample, needsImage)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if rel.UpdateRelstats(nblocks, float64(rel.Rows), false, xids, p.Version >= 18, relAllFrozen) {
+		invals += 3
+		err = p.Inplace(pool, w, be, pgclass.Key{Rel: rel.ID}, vacwal.PgClassRow(p.Version, rel.Reloptions...), needsImage)
+	}
+	return invals, err
 }
 
 // StatColumns is the columns of rel as ANALYZE sees them; ok is false when
