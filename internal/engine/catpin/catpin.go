@@ -126,7 +126,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 			if err != nil {
 				return err
 			}
-			if pin.Dirty && k == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk) && !p.isPgStatistic(blk)) {
+			if pin.Dirty && k == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk) && (kind != catalog.Analyze || !p.isPgStatistic(blk))) {
 				if kind == catalog.Table || kind == catalog.Index || kind == catalog.Analyze { // DDL: rows written
 					pool.MarkBufferDirty(be, b)
 					pool.SetPageLSN(b, w.InsertLSN())

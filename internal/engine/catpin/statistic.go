@@ -228,9 +228,11 @@ func (p *Pins) PgStatistic() *pgclass.Class {
 	return p.Statistic
 }
 
-// isPgStatistic: catalog page blk is one of pg_statistic's or its index's
-// (placed by the model; the profile's dirtied ones were the measuring
-// session's rows).
+// isPgStatistic: catalog page blk is one of pg_statistic's or its index's,
+// which an ANALYZE's session writes as the model places its rows (the
+// Analyze profile's dirtied ones were the measuring session's rows); other
+// sessions' dirtied pg_statistic pages are hints (the planner reading
+// pgbench's tables' rows), pinned as the profile says.
 func (p *Pins) isPgStatistic(blk int) bool {
 	for _, b := range p.PgStatistic().Profile {
 		if b == blk {
