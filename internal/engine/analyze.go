@@ -6,6 +6,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
+	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
 
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/rng"
@@ -23,6 +24,7 @@ import (
 // new relpages and reltuples in place, and each column its pg_statistic
 // row (update_attstats); the commit record carries their invalidations.
 func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
+	_, c.cat.StatsModelled = catpin.StatColumns(rel)
 	be, err := c.beginStatement(catalog.Analyze)
 	if err != nil {
 		return nil, err

@@ -43,6 +43,10 @@ type Pins struct {
 	Index *pgclass.Class
 	// fsmLSN: the LSN of each catalog FSM page's last hint image (fsmHints).
 	fsmLSN map[fsmPage]pg.LSN
+	// StatsModelled: the next ANALYZE's pg_statistic rows are modelled
+	// (StatColumns), so its session leaves the pages the Analyze profile
+	// shows written to Statistics.
+	StatsModelled bool
 	// Statistic is pg_statistic's pages (PgStatistic), StatIdx its index's rightmost leaf.
 	Statistic *pgclass.Class
 	StatIdx   *StatIndex
@@ -120,13 +124,16 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		p.Hinted = map[int]bool{}
 	}
 	for blk, pin := range pins {
+		if kind == catalog.Analyze && p.StatsModelled && pin.Dirty && p.isPgStatistic(blk) {
+			continue // the pg_statistic pages ANALYZE writes: pinned as Statistics places its rows
+		}
 		tag := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}
 		for k := 0; k < pin.N || (k == 0 && pin.Dirty); k++ {
 			b, _, err := pool.ReadBuffer(be, tag, nil)
 			if err != nil {
 				return err
 			}
-			if pin.Dirty && k == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk) && (kind != catalog.Analyze || !p.isPgStatistic(blk))) {
+			if pin.Dirty && k == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk)) {
 				if kind == catalog.Table || kind == catalog.Index || kind == catalog.Analyze { // DDL: rows written
 					pool.MarkBufferDirty(be, b)
 					pool.SetPageLSN(b, w.InsertLSN())

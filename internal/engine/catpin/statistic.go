@@ -136,13 +136,12 @@ func StatRowLen(c StatColumn, sampleRows, target int) int {
 // table's pg_class row when its figures changed (heap.UpdateRelstats, with
 // xids and relAllFrozen), whose CacheInvalidateHeapTuple adds two catcache
 // messages (RELOID, RELNAMENSP) and the table's relcache message. For a
-// relation whose columns are not modelled (StatColumns) the pages the
-// measured profile dirtied are dirtied, without WAL. It returns the
-// invalidation messages the commit record carries.
+// relation whose columns are not modelled (StatColumns) the session's
+// profile pins and dirties the pages its measuring session wrote, without
+// WAL (StatsModelled false). It returns the invalidation messages the
+// commit record carries.
 func (p *Pins) Analyze(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *heap.Relation, nblocks, target int, xids uint64, relAllFrozen *int, needsImage func(pg.LSN) bool) (invals int, err error) {
-	if cols, ok := StatColumns(rel); !ok {
-		err = p.DirtyStatistic(pool, w, be)
-	} else {
+	if cols, ok := StatColumns(rel); ok {
 		sample := min(rel.Rows, int64(300*target))
 		invals, err = p.Statistics(pool, w, be, rel.ID, cols, int(sample), target, rel.Rows > sample, needsImage)
 	}
@@ -285,19 +284,21 @@ func (p *Pins) Statistics(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel
 	for i, c := range cols {
 		tlen := StatRowLen(c, sampleRows, target)
 		k := statKey(rel, i+1)
-		// SearchSysCache3 reads the row's versions first: the visibility
-		// checks hint those earlier transactions wrote (MarkBufferDirtyHint:
-		// an image when hints are WAL-logged and the page was last logged
-		// before the redo pointer, so the update then needs none).
-		for _, blk := range st.LookUp(k) {
-			b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: p.pgStatisticBlock(blk)}, nil)
-			if err != nil {
-				return 0, err
-			}
-			pool.MarkBufferDirtyHint(be, b, st.Hole(blk))
-			pool.Unpin(be, b)
+		// SearchSysCache3 first: an index scan to the leaf, then the row's
+		// page; the visibility checks hint the versions earlier
+		// transactions wrote (MarkBufferDirtyHint: an image when hints are
+		// WAL-logged and the page was last logged before the redo pointer,
+		// so the update then needs none).
+		if err := p.pin(pool, be, pg.BlockNumber(leaf.Profile), false, 0); err != nil {
+			return 0, err
 		}
 		old, exists := st.Row(k)
+		hint := len(st.LookUp(k)) > 0
+		if exists {
+			if err := p.pin(pool, be, p.pgStatisticBlock(old.Block), hint, st.Hole(old.Block)); err != nil {
+				return 0, err
+			}
+		}
 		if !exists {
 			blk := st.Insert(k, tlen)
 			p.fsmHints(pool, w, be, "pg_statistic", st, true)
@@ -400,16 +401,16 @@ func (p *Pins) statIndexInsert(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend
 	return nil
 }
 
-// DirtyStatistic is an ANALYZE whose rows are not modelled (StatColumns):
-// the pages its measured profile showed written — pg_statistic's last page
-// and its index's rightmost leaf — dirtied as logged now, without WAL.
-func (p *Pins) DirtyStatistic(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend) error {
-	if !p.On {
-		return nil
-	}
-	st := p.PgStatistic()
-	if err := p.dirty(pool, w, be, p.pgStatisticBlock(len(st.Pages)-1)); err != nil {
+// pin pins and releases catalog block blk, hinting it (MarkBufferDirtyHint
+// with the page's hole) when hint.
+func (p *Pins) pin(pool *bufmgr.Pool, be *bufmgr.Backend, blk pg.BlockNumber, hint bool, hole int) error {
+	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
+	if err != nil {
 		return err
 	}
-	return p.dirty(pool, w, be, pg.BlockNumber(catalog.PgStatisticIndex(p.Version).Profile))
+	if hint {
+		pool.MarkBufferDirtyHint(be, b, hole)
+	}
+	pool.Unpin(be, b)
+	return nil
 }
