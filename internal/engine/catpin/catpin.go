@@ -162,11 +162,13 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 			}
 		}
 		p.TablesCreated++
-	case p.Class != nil && (first || kind == catalog.Buffercache || kind == catalog.StatTables):
+	case p.Class != nil && (first || kind == catalog.Buffercache || kind == catalog.StatTables || kind == catalog.Worker):
 		// A heap scan of pg_class hints the row versions DDL left (their
-		// writers' commits): the relcache init file's rebuild, and the
+		// writers' commits): the relcache init file's rebuild, the
 		// queries of show buffercache and show stat tables, which join
-		// pg_class whole.
+		// pg_class whole, and a parallel worker's start-up (ScanPgClass:
+		// measured on 18 beside a serial run of the same scan, whose
+		// session leaves the TOAST rows on pg_class's page 0 unhinted).
 		if err := p.Hint(pool, be, p.Class.HeapScan()); err != nil {
 			return err
 		}
