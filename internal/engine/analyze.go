@@ -107,7 +107,7 @@ func (j *anlJob) end() (res *StmtResult, err error) {
 	rel.Analyzed = true
 	res = &StmtResult{Kind: "Analyze", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: j.ringN,
 		Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
-	res.Extra = append(res.Extra, fmt.Sprintf("scanned %d of %d pages", j.sampled, j.nblocks))
+	res.Extra = append(append(res.Extra, fmt.Sprintf("scanned %d of %d pages", j.sampled, j.nblocks)), c.cat.TakeNotes()...)
 	if j.nblocks == 0 {
 		res.Extra = append(res.Extra, "notice: the table is empty: nothing sampled")
 	}

@@ -50,6 +50,8 @@ type Pins struct {
 	// Statistic is pg_statistic's pages (PgStatistic), StatIdx its index's rightmost leaf.
 	Statistic *pgclass.Class
 	StatIdx   *StatIndex
+	// Notes: what the catalog model left out since last taken (TakeNotes).
+	Notes []string
 	// LookUps: the pg_class rows the next session looks up (the relations
 	// its command names), hinted as it starts (pgclass.Class.LookUp).
 	LookUps []pgclass.Key

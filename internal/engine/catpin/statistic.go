@@ -215,7 +215,16 @@ const statKeyLen = 4 + 2 + 1
 // StatIndex is the rightmost leaf of pg_statistic_relid_att_inh_index,
 // where a new table's entries go.
 type StatIndex struct {
-	Free int // pd_upper − pd_lower
+	Free int  // pd_upper − pd_lower
+	Full bool // an entry found no room (the split is not modelled)
+}
+
+// TakeNotes returns and forgets the notes of what the catalog model left
+// out (a full pg_statistic index leaf).
+func (p *Pins) TakeNotes() []string {
+	n := p.Notes
+	p.Notes = nil
+	return n
 }
 
 // PgStatistic is pg_statistic's pages, built on first use.
@@ -389,6 +398,10 @@ func (p *Pins) statIndexInsert(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend
 	}
 	pool.MarkBufferDirty(be, b)
 	item := pg.MaxAlign(8 + statKeyLen)
+	if p.StatIdx.Free < item+4 && !p.StatIdx.Full {
+		p.StatIdx.Full = true
+		p.Notes = append(p.Notes, "note: pg_statistic_relid_att_inh_index's rightmost leaf is full: its split (_bt_split, _bt_newroot) is not modelled; the entries are logged as if they fitted")
+	}
 	p.StatIdx.Free = max(0, p.StatIdx.Free-item-4)
 	n, nfpi := btreeLeafLen(statKeyLen), 0
 	if needsImage(pool.BufferLSN(b)) {
