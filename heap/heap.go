@@ -108,6 +108,10 @@ type Relation struct {
 	// Analyzed: ANALYZE has run, so pg_statistic has the columns' statistics
 	// (their correlation, for the planner's index costs). TRUNCATE keeps them.
 	Analyzed bool
+	// StatsUnmodelled: the pg_statistic rows ANALYZE writes for this
+	// relation's columns are not modelled (pgbench's tables, whose columns
+	// the simulator does not declare).
+	StatsUnmodelled bool
 	// Autovacuum records autovacuum_enabled (autovacuum is not simulated yet).
 	Autovacuum bool
 	// Reloptions is pg_class.reloptions as CREATE TABLE … WITH stored it

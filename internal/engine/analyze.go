@@ -6,6 +6,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/catalog"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
+	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
 
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/rng"
@@ -20,9 +21,10 @@ import (
 // sampled block goes through HeapTupleSatisfiesVacuum, which sets the hint
 // bits a fresh load lacks: MarkBufferDirtyHint, so with checksums an image of
 // each sampled page not logged since the checkpoint. Then pg_class gets the
-// new relpages and reltuples in place. The pg_statistic pages it writes are
-// the measured profile's (catalog.Analyze); their WAL is not modelled.
+// new relpages and reltuples in place, and each column its pg_statistic
+// row (update_attstats); the commit record carries their invalidations.
 func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
+	_, c.cat.StatsModelled = catpin.StatColumns(rel)
 	be, err := c.beginStatement(catalog.Analyze)
 	if err != nil {
 		return nil, err
@@ -49,6 +51,7 @@ func (c *Cluster) analyze(rel *heap.Relation) (*StmtResult, error) {
 type anlJob struct {
 	job
 	sampled int
+	invals  int // the invalidation messages its commit record carries
 }
 
 // startAnalyze sets ANALYZE of rel up on be's process.
@@ -87,20 +90,24 @@ func (c *Cluster) startAnalyze(be *bufmgr.Backend, rel *heap.Relation, cost *aut
 }
 
 // end is ANALYZE after its sample: the statistics' rows and pg_class's.
-func (j *anlJob) end() (*StmtResult, error) {
+func (j *anlJob) end() (res *StmtResult, err error) {
 	c, be, rel := j.c, j.be, j.rel
 	if rel.Rows > 0 && j.auto {
 		c.xids++ // the worker's own transaction writes the pg_statistic rows
 	} else if rel.Rows > 0 {
 		c.ddlXid() // update_attstats writes the columns' pg_statistic rows
 	}
-	if err := c.vacUpdateRelstats(be, rel, j.nblocks, false, float64(rel.Rows)); err != nil {
+	j.invals, err = c.cat.Analyze(c.pool, c.wal, be, rel, j.nblocks, int(c.S.Int("default_statistics_target")), c.xids, &c.av.Counts(rel.ID).RelAllFrozen, c.needsImage)
+	if err != nil {
 		return nil, err
 	}
+	if !j.auto {
+		c.invals += j.invals
+	}
 	rel.Analyzed = true
-	res := &StmtResult{Kind: "Analyze", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: j.ringN,
+	res = &StmtResult{Kind: "Analyze", Relation: rel.Name, Strategy: strategy.Vacuum, RingBuffers: j.ringN,
 		Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
-	res.Extra = append(res.Extra, fmt.Sprintf("scanned %d of %d pages", j.sampled, j.nblocks))
+	res.Extra = append(append(res.Extra, fmt.Sprintf("scanned %d of %d pages", j.sampled, j.nblocks)), c.cat.TakeNotes()...)
 	if j.nblocks == 0 {
 		res.Extra = append(res.Extra, "notice: the table is empty: nothing sampled")
 	}

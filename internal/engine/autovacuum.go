@@ -6,8 +6,8 @@ import (
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/internal/engine/autovac"
 	"github.com/pgbufsim/pgbufsim/internal/engine/catpin"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
-	"github.com/pgbufsim/pgbufsim/wal"
 )
 
 // avHost is the engine as autovacuum's launcher and workers use it (package autovac).
@@ -80,7 +80,7 @@ func (a avAnalyze) Finish() (autovac.Report, error) {
 	c, be := j.c, j.be
 	rep := autovac.Report{Pages: j.nblocks, Scanned: j.sampled, Buf: be.Buf, WAL: be.WAL}
 	c.xids++
-	end, now := c.wal.Insert(be.Now, &be.WAL, wal.XactCommit, 0)
+	end, now := c.wal.Insert(be.Now, &be.WAL, vacwal.CommitLen(j.invals), 0)
 	be.Now = c.wal.Flush(now, &be.WAL, end)
 	return rep, nil
 }

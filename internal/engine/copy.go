@@ -201,10 +201,7 @@ func (c *Cluster) endStatement(be *bufmgr.Backend, wrote bool) {
 	}
 	c.xids++
 	var end pg.LSN
-	n := wal.XactCommit
-	if c.invals > 0 {
-		n, c.invals = vacwal.CommitInvalsLen(c.invals), 0
-	}
-	end, be.Now = c.wal.Insert(be.Now, &be.WAL, n, 0)
+	end, be.Now = c.wal.Insert(be.Now, &be.WAL, vacwal.CommitLen(c.invals), 0)
+	c.invals = 0
 	be.Now = c.wal.Flush(be.Now, &be.WAL, end)
 }

@@ -43,6 +43,15 @@ type Pins struct {
 	Index *pgclass.Class
 	// fsmLSN: the LSN of each catalog FSM page's last hint image (fsmHints).
 	fsmLSN map[fsmPage]pg.LSN
+	// StatsModelled: the next ANALYZE's pg_statistic rows are modelled
+	// (StatColumns), so its session leaves the pages the Analyze profile
+	// shows written to Statistics.
+	StatsModelled bool
+	// Statistic is pg_statistic's pages (PgStatistic), StatIdx its index's rightmost leaf.
+	Statistic *pgclass.Class
+	StatIdx   *StatIndex
+	// Notes: what the catalog model left out since last taken (TakeNotes).
+	Notes []string
 	// LookUps: the pg_class rows the next session looks up (the relations
 	// its command names), hinted as it starts (pgclass.Class.LookUp).
 	LookUps []pgclass.Key
@@ -73,6 +82,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 	if kind != catalog.Worker && (!txn.Active || !*txn.Started) && p.Class != nil {
 		p.Class.SessionStart()
 		p.PgIndex().SessionStart()
+		p.PgStatistic().SessionStart()
 	}
 	if p.On && p.Class != nil && pool.Lookup(pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(catalog.PgClassFSMLeaf(p.Version))}) == pg.InvalidBuffer {
 		// Checked before any session pins it again: every eviction is seen.
@@ -116,6 +126,9 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		p.Hinted = map[int]bool{}
 	}
 	for blk, pin := range pins {
+		if kind == catalog.Analyze && p.StatsModelled && pin.Dirty && p.isPgStatistic(blk) {
+			continue // the pg_statistic pages ANALYZE writes: pinned as Statistics places its rows
+		}
 		tag := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}
 		for k := 0; k < pin.N || (k == 0 && pin.Dirty); k++ {
 			b, _, err := pool.ReadBuffer(be, tag, nil)
@@ -151,11 +164,13 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 			}
 		}
 		p.TablesCreated++
-	case p.Class != nil && (first || kind == catalog.Buffercache || kind == catalog.StatTables):
+	case p.Class != nil && (first || kind == catalog.Buffercache || kind == catalog.StatTables || kind == catalog.Worker):
 		// A heap scan of pg_class hints the row versions DDL left (their
-		// writers' commits): the relcache init file's rebuild, and the
+		// writers' commits): the relcache init file's rebuild, the
 		// queries of show buffercache and show stat tables, which join
-		// pg_class whole.
+		// pg_class whole, and a parallel worker's start-up (ScanPgClass:
+		// measured on 18 beside a serial run of the same scan, whose
+		// session leaves the TOAST rows on pg_class's page 0 unhinted).
 		if err := p.Hint(pool, be, p.Class.HeapScan()); err != nil {
 			return err
 		}

@@ -111,6 +111,7 @@ func (p *Pins) Restart() {
 		p.Class.Restart()
 	}
 	p.PgIndex().Restart()
+	p.PgStatistic().Restart()
 }
 
 // pgIndexBlock is the catalog block of pg_index's page k (its page in the

@@ -118,6 +118,7 @@ func Init(c *engine.Cluster, scale, fillfactor int) (*Bench, []InitStep, error) 
 			return nil, nil, err
 		}
 		r.HasToast = true // the char(n) filler is a varlena column
+		r.StatsUnmodelled = true
 		if n != History {
 			// "with (fillfactor=F)": pg_class.reloptions (its row, which VACUUM
 			// rewrites in place, is that much longer)

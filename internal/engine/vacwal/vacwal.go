@@ -157,6 +157,15 @@ func CommitInvalsLen(nmsgs int) int {
 	return wal.SizeOfXLogRecord + wal.SizeOfShortMainDataHdr + 8 + 4 + 8 + 4 + 16*nmsgs
 }
 
+// CommitLen is the commit record with nmsgs invalidation messages: a plain
+// XLOG_XACT_COMMIT without any (wal.XactCommit), else CommitInvalsLen.
+func CommitLen(nmsgs int) int {
+	if nmsgs == 0 {
+		return wal.XactCommit
+	}
+	return CommitInvalsLen(nmsgs)
+}
+
 // ShouldTruncate is should_attempt_truncation (vacuumlazy.c): the pages
 // past the last one VACUUM found tuples on can go when there are at least
 // REL_TRUNCATE_MINIMUM (1,000) of them or a REL_TRUNCATE_FRACTION (1/16)
