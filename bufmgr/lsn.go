@@ -23,7 +23,7 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // chunk costs a pointer.
 type lsnTable struct {
 	n      int
-	chunks []*lsnChunk // nil: every page's LSN is 0
+	chunks []*lsnChunk // &lsnZero: every page's LSN is 0
 	// wide holds the LSNs of the wide blocks (a block's base[0] is its
 	// index, base[1] lsnWide), wideFree the slots given back.
 	wide     [][lsnBlockPages]pg.LSN
@@ -41,9 +41,19 @@ const (
 	lsnWide = ^pg.LSN(0)
 )
 
+// lsnZero stands for every chunk not allocated yet: its pages read LSN 0,
+// and its blocks are marked wide so that set's fast path never writes it.
+// It is never written.
+var lsnZero = func() (c lsnChunk) {
+	for b := range c.base {
+		c.base[b][1] = lsnWide
+	}
+	return
+}()
+
 type lsnChunk struct {
 	val  [lsnChunkPages]uint16 // 0: LSN 0 (and every page of a wide block); else units from the base, +1
-	base [2 * lsnBlocks]pg.LSN // each block's two bases
+	base [lsnBlocks][2]pg.LSN  // each block's two bases
 	sel  [lsnBlocks]uint32     // bit j of a block: page j refers to base 1
 }
 
@@ -52,25 +62,52 @@ func (t *lsnTable) len() int { return t.n }
 // get is block i's LSN.
 func (t *lsnTable) get(i int) pg.LSN {
 	c := t.chunks[i>>lsnChunkBits]
-	if c == nil {
-		return 0
+	if v := c.val[i&(lsnChunkPages-1)]; v != 0 {
+		b := i >> lsnBlockBits & (lsnBlocks - 1)
+		return c.base[b][c.sel[b]>>(i&(lsnBlockPages-1))&1] + pg.LSN(v-1)<<3
 	}
-	j := i & (lsnChunkPages - 1)
-	b := j >> lsnBlockBits
-	if v := c.val[j]; v != 0 {
-		k := c.sel[b] >> (j & (lsnBlockPages - 1)) & 1
-		return c.base[2*b+int(k)] + pg.LSN(v-1)<<3
-	}
-	if c.base[2*b+1] == lsnWide {
-		return t.wide[c.base[2*b]][j&(lsnBlockPages-1)]
+	return t.getZero(i)
+}
+
+// getZero is block i's LSN when its value is 0: LSN 0, or in a wide
+// block its LSN.
+//
+//go:noinline
+func (t *lsnTable) getZero(i int) pg.LSN {
+	c := t.chunks[i>>lsnChunkBits]
+	if b := i >> lsnBlockBits & (lsnBlocks - 1); c != &lsnZero && c.base[b][1] == lsnWide {
+		return t.wide[c.base[b][0]][i&(lsnBlockPages-1)]
 	}
 	return 0
 }
 
 // set makes block i's LSN lsn.
 func (t *lsnTable) set(i int, lsn pg.LSN) {
+	// The common case first: a narrow block, lsn in reach of one of its bases.
+	if c := t.chunks[i>>lsnChunkBits]; lsn&7 == 0 && lsn != 0 {
+		j := i & (lsnChunkPages - 1)
+		b, p := j>>lsnBlockBits, uint(j&(lsnBlockPages-1))
+		if b0, b1 := c.base[b&(lsnBlocks-1)][0], c.base[b&(lsnBlocks-1)][1]; b1 != lsnWide {
+			if d := (lsn - b0) >> 3; lsn >= b0 && d < lsnReach {
+				c.val[j] = uint16(d) + 1
+				c.sel[b] &^= 1 << p
+				return
+			}
+			if d := (lsn - b1) >> 3; lsn >= b1 && d < lsnReach {
+				c.val[j] = uint16(d) + 1
+				c.sel[b] |= 1 << p
+				return
+			}
+		}
+	}
+	t.setSlow(i, lsn)
+}
+
+// setSlow is set for the rest: a chunk still all 0, a wide block, LSN 0,
+// an LSN not MAXALIGNed or out of both bases' reach.
+func (t *lsnTable) setSlow(i int, lsn pg.LSN) {
 	c := t.chunks[i>>lsnChunkBits]
-	if c == nil {
+	if c == &lsnZero {
 		if lsn == 0 {
 			return
 		}
@@ -79,8 +116,8 @@ func (t *lsnTable) set(i int, lsn pg.LSN) {
 	}
 	j := i & (lsnChunkPages - 1)
 	b, p := j>>lsnBlockBits, uint(j&(lsnBlockPages-1))
-	if c.base[2*b+1] == lsnWide {
-		t.wide[c.base[2*b]][p] = lsn
+	if c.base[b][1] == lsnWide {
+		t.wide[c.base[b][0]][p] = lsn
 		if p == lsnBlockPages-1 || i == t.n-1 {
 			t.narrow(c, b)
 		}
@@ -92,7 +129,7 @@ func (t *lsnTable) set(i int, lsn pg.LSN) {
 	}
 	if lsn&7 == 0 {
 		for k := range 2 {
-			if base := c.base[2*b+k]; lsn >= base && (lsn-base)>>3 < lsnReach {
+			if base := c.base[b][k]; lsn >= base && (lsn-base)>>3 < lsnReach {
 				c.val[j] = uint16((lsn-base)>>3) + 1
 				c.sel[b] = c.sel[b]&^(1<<p) | uint32(k)<<p
 				return
@@ -107,7 +144,7 @@ func (t *lsnTable) set(i int, lsn pg.LSN) {
 		}
 		for k := range 2 {
 			if users[k] == 0 {
-				c.base[2*b+k] = lsn
+				c.base[b][k] = lsn
 				c.val[j] = 1
 				c.sel[b] = c.sel[b]&^(1<<p) | uint32(k)<<p
 				return
@@ -117,7 +154,7 @@ func (t *lsnTable) set(i int, lsn pg.LSN) {
 	// Out of reach of both bases in use: the block goes wide.
 	c.val[j] = 0 // the widened block reads page j as lsn, set below
 	t.widen(c, b)
-	t.wide[c.base[2*b]][p] = lsn
+	t.wide[c.base[b][0]][p] = lsn
 }
 
 // widen turns block b of chunk c to 8 bytes a page.
@@ -133,19 +170,19 @@ func (t *lsnTable) widen(c *lsnChunk, b int) {
 	for q, v := range vals {
 		l := pg.LSN(0)
 		if v != 0 {
-			l = c.base[2*b+int(c.sel[b]>>q&1)] + pg.LSN(v-1)<<3
+			l = c.base[b][c.sel[b]>>q&1] + pg.LSN(v-1)<<3
 		}
 		t.wide[w][q] = l
 		vals[q] = 0
 	}
-	c.base[2*b], c.base[2*b+1], c.sel[b] = pg.LSN(w), lsnWide, 0
+	c.base[b][0], c.base[b][1], c.sel[b] = pg.LSN(w), lsnWide, 0
 }
 
 // narrow turns wide block b of chunk c back to 2 bytes a page if two bases
 // reach all of its LSNs: the smallest, and the smallest of those it does
 // not reach.
 func (t *lsnTable) narrow(c *lsnChunk, b int) {
-	w := c.base[2*b]
+	w := c.base[b][0]
 	lsns := &t.wide[w]
 	base := [2]pg.LSN{lsnWide, lsnWide}
 	for k := range 2 {
@@ -178,14 +215,14 @@ func (t *lsnTable) narrow(c *lsnChunk, b int) {
 		}
 	}
 	copy(c.val[b<<lsnBlockBits:], vals[:])
-	c.base[2*b], c.base[2*b+1], c.sel[b] = base[0], base[1], sel
+	c.base[b][0], c.base[b][1], c.sel[b] = base[0], base[1], sel
 	t.wideFree = append(t.wideFree, uint32(w))
 }
 
 // grow appends a block of LSN 0.
 func (t *lsnTable) grow() {
 	if t.n&(lsnChunkPages-1) == 0 {
-		t.chunks = append(t.chunks, nil)
+		t.chunks = append(t.chunks, &lsnZero)
 	}
 	t.n++
 }
@@ -210,14 +247,14 @@ func (t *lsnTable) shrink(n int) {
 		t.set(i, 0)
 	}
 	for k := keep; k < len(t.chunks); k++ {
-		if c := t.chunks[k]; c != nil {
+		if c := t.chunks[k]; c != &lsnZero {
 			for b := range lsnBlocks {
-				if c.base[2*b+1] == lsnWide {
-					t.wideFree = append(t.wideFree, uint32(c.base[2*b]))
+				if c.base[b][1] == lsnWide {
+					t.wideFree = append(t.wideFree, uint32(c.base[b][0]))
 				}
 			}
 		}
-		t.chunks[k] = nil
+		t.chunks[k] = &lsnZero
 	}
 	t.chunks = t.chunks[:keep]
 	t.n = n

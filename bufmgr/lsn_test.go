@@ -12,11 +12,11 @@ import (
 func (t *lsnTable) wideBlocks() int {
 	n := 0
 	for _, c := range t.chunks {
-		if c == nil {
+		if c == &lsnZero {
 			continue
 		}
 		for b := range lsnBlocks {
-			if c.base[2*b+1] == lsnWide {
+			if c.base[b][1] == lsnWide {
 				n++
 			}
 		}

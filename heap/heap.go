@@ -169,12 +169,12 @@ func (r *Relation) Flags(blk pg.BlockNumber) uint8 {
 
 // SetFlags ors f into page blk's flags.
 func (r *Relation) SetFlags(blk pg.BlockNumber, f uint8) {
-	r.page.set(int(blk), r.page.get(int(blk))|uint16(f)<<pageCountBits)
+	r.page.update(int(blk), uint16(f)<<pageCountBits, uint16(f)<<pageCountBits)
 }
 
 // ClearFlags clears f on page blk.
 func (r *Relation) ClearFlags(blk pg.BlockNumber, f uint8) {
-	r.page.set(int(blk), r.page.get(int(blk))&^(uint16(f)<<pageCountBits))
+	r.page.update(int(blk), uint16(f)<<pageCountBits, 0)
 }
 
 // AddPage appends an empty page (after the buffer manager extended the relation).
@@ -270,7 +270,7 @@ func (r *Relation) CountVisibility() (allVisible, allFrozen int) {
 // RemoveTuples records that n tuples left page blk's storage (pruning freed
 // them); Rows is unchanged, since the tuples removed were dead.
 func (r *Relation) RemoveTuples(blk pg.BlockNumber, n int) {
-	r.page.set(int(blk), r.page.get(int(blk))-uint16(n))
+	r.page.update(int(blk), 0, -uint16(n))
 }
 
 // AddVersion records a new tuple version on page blk that is not a new row

@@ -41,16 +41,24 @@ func (u *uniform[T]) get(i int) T {
 
 // set makes page i's value v.
 func (u *uniform[T]) set(i int, v T) {
+	if c := &u.chunks[i>>uniBits]; c.vals != nil && i&(uniPages-1) != uniPages-1 {
+		c.vals[i&(uniPages-1)] = v
+		return
+	}
+	u.setSlow(i, v)
+}
+
+// setSlow is set in a uniform chunk or of a chunk's last page.
+func (u *uniform[T]) setSlow(i int, v T) {
 	c := &u.chunks[i>>uniBits]
-	j := i & (uniPages - 1)
 	if c.vals == nil {
 		if v == c.v {
 			return
 		}
 		u.split(c, i>>uniBits)
 	}
-	c.vals[j] = v
-	if j == uniPages-1 {
+	c.vals[i&(uniPages-1)] = v
+	if i&(uniPages-1) == uniPages-1 {
 		u.settle(c)
 	}
 }
@@ -95,6 +103,24 @@ func (u *uniform[T]) keep(a []T) {
 
 // grow appends a page of value v.
 func (u *uniform[T]) grow(v T) {
+	if j := u.n & (uniPages - 1); j != 0 {
+		c := &u.chunks[u.n>>uniBits]
+		if c.vals != nil { // cap uniPages
+			c.vals = c.vals[:j+1]
+			c.vals[j] = v
+			u.n++
+			return
+		}
+		if c.v == v {
+			u.n++
+			return
+		}
+	}
+	u.growSlow(v)
+}
+
+// growSlow is grow onto a new chunk, or onto one the new page's value splits.
+func (u *uniform[T]) growSlow(v T) {
 	k := u.n >> uniBits
 	if u.n&(uniPages-1) == 0 {
 		if k < len(u.chunks) {
@@ -105,15 +131,20 @@ func (u *uniform[T]) grow(v T) {
 		return
 	}
 	c := &u.chunks[k]
-	if c.vals == nil {
-		if c.v == v {
-			u.n++
-			return
-		}
-		u.split(c, k)
-	}
+	u.split(c, k)
 	c.vals = append(c.vals, v)
 	u.n++
+}
+
+// update sets page i's value to its value with the bits of clear cleared
+// and then add added (a page's flags and count changed in one lookup).
+func (u *uniform[T]) update(i int, clear, add T) {
+	if c := &u.chunks[i>>uniBits]; c.vals != nil && i&(uniPages-1) != uniPages-1 {
+		p := &c.vals[i&(uniPages-1)]
+		*p = *p&^clear + add
+		return
+	}
+	u.setSlow(i, u.get(i)&^clear+add)
 }
 
 // reserve makes room for n pages' chunk headers.

@@ -62,11 +62,17 @@ func TestUniformEqualsArray(t *testing.T) {
 					u.set(i, val)
 					ref[i] = val
 				}
-			case op < 9 && len(ref) > 0: // pages at random
+			case op < 9 && len(ref) > 0: // pages at random, set or updated (bits cleared, a count added)
 				for range 50 {
 					i := int(r.Uint64n(uint64(len(ref))))
-					u.set(i, val)
-					ref[i] = val
+					if r.Uint64n(2) == 0 {
+						u.set(i, val)
+						ref[i] = val
+						continue
+					}
+					clr, add := uint16(r.Uint64n(4)), uint16(r.Uint64n(3))-1
+					u.update(i, clr, add)
+					ref[i] = ref[i]&^clr + add
 				}
 			case op == 9 && len(ref) > 0: // truncation, at a chunk boundary or inside one
 				n := int(r.Uint64n(uint64(len(ref) + 1)))
