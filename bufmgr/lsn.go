@@ -17,8 +17,9 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // such a sweep passes through the block. A base no page refers to any more
 // is replaced; a block whose LSNs neither base reaches (or one not
 // MAXALIGNed) goes wide, 8 bytes a page, and narrows again when its last
-// page (or the relation's) is set and two bases reach all of its LSNs again
-// (the end of the next sweep over it). Blocks are allocated a chunk (lsnChunkPages) at a
+// page is set and two bases reach all of its LSNs again (the end of the
+// next sweep over it; a relation's last block, short of its last page, may
+// stay wide). Blocks are allocated a chunk (lsnChunkPages) at a
 // time, at the chunk's first LSN other than 0: an extended, never logged
 // chunk costs a pointer.
 type lsnTable struct {
@@ -118,7 +119,7 @@ func (t *lsnTable) setSlow(i int, lsn pg.LSN) {
 	b, p := j>>lsnBlockBits, uint(j&(lsnBlockPages-1))
 	if c.base[b][1] == lsnWide {
 		t.wide[c.base[b][0]][p] = lsn
-		if p == lsnBlockPages-1 || i == t.n-1 {
+		if p == lsnBlockPages-1 {
 			t.narrow(c, b)
 		}
 		return
@@ -136,12 +137,13 @@ func (t *lsnTable) setSlow(i int, lsn pg.LSN) {
 			}
 		}
 		// A base no other page of the block refers to becomes lsn.
-		var users [2]int
-		for q := range lsnBlockPages {
-			if q != int(p) && c.val[b<<lsnBlockBits+q] != 0 {
-				users[c.sel[b]>>q&1]++
+		var used uint32 // the other pages with an LSN other than 0
+		for q, v := range c.val[b<<lsnBlockBits:][:lsnBlockPages] {
+			if v != 0 && q != int(p) {
+				used |= 1 << q
 			}
 		}
+		users := [2]uint32{used &^ c.sel[b], used & c.sel[b]}
 		for k := range 2 {
 			if users[k] == 0 {
 				c.base[b][k] = lsn

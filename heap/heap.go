@@ -169,12 +169,12 @@ func (r *Relation) Flags(blk pg.BlockNumber) uint8 {
 
 // SetFlags ors f into page blk's flags.
 func (r *Relation) SetFlags(blk pg.BlockNumber, f uint8) {
-	r.page.update(int(blk), uint16(f)<<pageCountBits, uint16(f)<<pageCountBits)
+	r.page.update(int(blk), 0, uint16(f)<<pageCountBits, 0)
 }
 
 // ClearFlags clears f on page blk.
 func (r *Relation) ClearFlags(blk pg.BlockNumber, f uint8) {
-	r.page.update(int(blk), uint16(f)<<pageCountBits, 0)
+	r.page.update(int(blk), 0, 0, uint16(f)<<pageCountBits)
 }
 
 // AddPage appends an empty page (after the buffer manager extended the relation).
@@ -205,12 +205,12 @@ func (r *Relation) Room(blk pg.BlockNumber) int {
 
 // AddTuples is AddTuple k times.
 func (r *Relation) AddTuples(blk pg.BlockNumber, k int64, frozen bool) {
-	st := r.page.get(int(blk)) + uint16(k) | uint16(PagePrunable)<<pageCountBits
+	var clear uint16
 	if !frozen {
-		st &^= uint16(PageHinted|PageAllVisible|PageAllFrozen) << pageCountBits
+		clear = uint16(PageHinted|PageAllVisible|PageAllFrozen) << pageCountBits
 		r.noteUnfrozen()
 	}
-	r.page.set(int(blk), st)
+	r.page.update(int(blk), uint16(k), uint16(PagePrunable)<<pageCountBits, clear)
 	r.Rows += k
 	r.Inserted += k
 }
@@ -270,13 +270,13 @@ func (r *Relation) CountVisibility() (allVisible, allFrozen int) {
 // RemoveTuples records that n tuples left page blk's storage (pruning freed
 // them); Rows is unchanged, since the tuples removed were dead.
 func (r *Relation) RemoveTuples(blk pg.BlockNumber, n int) {
-	r.page.update(int(blk), 0, -uint16(n))
+	r.page.update(int(blk), -uint16(n), 0, 0)
 }
 
 // AddVersion records a new tuple version on page blk that is not a new row
 // (an UPDATE's): the page's storage grows, the live rows stay.
 func (r *Relation) AddVersion(blk pg.BlockNumber) {
-	r.page.set(int(blk), (r.page.get(int(blk))+1)&^(uint16(PageHinted|PageAllVisible|PageAllFrozen)<<pageCountBits))
+	r.page.update(int(blk), 1, 0, uint16(PageHinted|PageAllVisible|PageAllFrozen)<<pageCountBits)
 	r.noteUnfrozen()
 }
 

@@ -19,6 +19,9 @@ type uniform[T uint8 | uint16] struct {
 type uniChunk[T uint8 | uint16] struct {
 	vals []T // the chunk's pages (cap uniPages), or nil: every page holds v
 	v    T
+	// direct is uniPages−1 while vals is set, else 0: the pages below it
+	// are set straight in vals (the last is set through settle).
+	direct uint16
 }
 
 const (
@@ -41,8 +44,8 @@ func (u *uniform[T]) get(i int) T {
 
 // set makes page i's value v.
 func (u *uniform[T]) set(i int, v T) {
-	if c := &u.chunks[i>>uniBits]; c.vals != nil && i&(uniPages-1) != uniPages-1 {
-		c.vals[i&(uniPages-1)] = v
+	if c, j := &u.chunks[i>>uniBits], i&(uniPages-1); j < int(c.direct) {
+		c.vals[j] = v
 		return
 	}
 	u.setSlow(i, v)
@@ -78,7 +81,7 @@ func (u *uniform[T]) split(c *uniChunk[T], k int) {
 	for j := range a {
 		a[j] = c.v
 	}
-	c.vals = a
+	c.vals, c.direct = a, uniPages-1
 }
 
 // settle compacts a full chunk whose pages all hold one value.
@@ -90,7 +93,7 @@ func (u *uniform[T]) settle(c *uniChunk[T]) {
 		}
 	}
 	u.keep(c.vals)
-	c.vals, c.v = nil, v
+	c.vals, c.v, c.direct = nil, v, 0
 }
 
 // keep keeps array a for reuse, up to spareArrays of them (the rest are
@@ -136,15 +139,15 @@ func (u *uniform[T]) growSlow(v T) {
 	u.n++
 }
 
-// update sets page i's value to its value with the bits of clear cleared
-// and then add added (a page's flags and count changed in one lookup).
-func (u *uniform[T]) update(i int, clear, add T) {
-	if c := &u.chunks[i>>uniBits]; c.vals != nil && i&(uniPages-1) != uniPages-1 {
-		p := &c.vals[i&(uniPages-1)]
-		*p = *p&^clear + add
+// update makes page i's value ((v + add) | or) &^ clear of its value v: a
+// page's count and flags changed in one lookup.
+func (u *uniform[T]) update(i int, add, or, clear T) {
+	if c, j := &u.chunks[i>>uniBits], i&(uniPages-1); j < int(c.direct) {
+		p := &c.vals[j]
+		*p = (*p + add | or) &^ clear
 		return
 	}
-	u.setSlow(i, u.get(i)&^clear+add)
+	u.setSlow(i, (u.get(i)+add|or)&^clear)
 }
 
 // reserve makes room for n pages' chunk headers.

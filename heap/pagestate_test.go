@@ -70,9 +70,9 @@ func TestUniformEqualsArray(t *testing.T) {
 						ref[i] = val
 						continue
 					}
-					clr, add := uint16(r.Uint64n(4)), uint16(r.Uint64n(3))-1
-					u.update(i, clr, add)
-					ref[i] = ref[i]&^clr + add
+					add, or, clr := uint16(r.Uint64n(3))-1, uint16(r.Uint64n(4)), uint16(r.Uint64n(4))
+					u.update(i, add, or, clr)
+					ref[i] = (ref[i] + add | or) &^ clr
 				}
 			case op == 9 && len(ref) > 0: // truncation, at a chunk boundary or inside one
 				n := int(r.Uint64n(uint64(len(ref) + 1)))
