@@ -42,15 +42,9 @@ const (
 	lsnWide = ^pg.LSN(0)
 )
 
-// lsnZero stands for every chunk not allocated yet: its pages read LSN 0,
-// and its blocks are marked wide so that set's fast path never writes it.
-// It is never written.
-var lsnZero = func() (c lsnChunk) {
-	for b := range c.base {
-		c.base[b][1] = lsnWide
-	}
-	return
-}()
+// lsnZero stands for every chunk not allocated yet: its pages read LSN 0.
+// It is never written (set allocates a chunk in its place first).
+var lsnZero lsnChunk
 
 type lsnChunk struct {
 	val  [lsnChunkPages]uint16 // 0: LSN 0 (and every page of a wide block); else units from the base, +1
@@ -63,21 +57,12 @@ func (t *lsnTable) len() int { return t.n }
 // get is block i's LSN.
 func (t *lsnTable) get(i int) pg.LSN {
 	c := t.chunks[i>>lsnChunkBits]
+	base := &c.base[i>>lsnBlockBits&(lsnBlocks-1)]
 	if v := c.val[i&(lsnChunkPages-1)]; v != 0 {
-		b := i >> lsnBlockBits & (lsnBlocks - 1)
-		return c.base[b][c.sel[b]>>(i&(lsnBlockPages-1))&1] + pg.LSN(v-1)<<3
+		return base[c.sel[i>>lsnBlockBits&(lsnBlocks-1)]>>(i&(lsnBlockPages-1))&1] + pg.LSN(v)<<3 - 8
 	}
-	return t.getZero(i)
-}
-
-// getZero is block i's LSN when its value is 0: LSN 0, or in a wide
-// block its LSN.
-//
-//go:noinline
-func (t *lsnTable) getZero(i int) pg.LSN {
-	c := t.chunks[i>>lsnChunkBits]
-	if b := i >> lsnBlockBits & (lsnBlocks - 1); c != &lsnZero && c.base[b][1] == lsnWide {
-		return t.wide[c.base[b][0]][i&(lsnBlockPages-1)]
+	if base[1] == lsnWide {
+		return t.wide[base[0]][i&(lsnBlockPages-1)]
 	}
 	return 0
 }
@@ -85,7 +70,7 @@ func (t *lsnTable) getZero(i int) pg.LSN {
 // set makes block i's LSN lsn.
 func (t *lsnTable) set(i int, lsn pg.LSN) {
 	// The common case first: a narrow block, lsn in reach of one of its bases.
-	if c := t.chunks[i>>lsnChunkBits]; lsn&7 == 0 && lsn != 0 {
+	if c := t.chunks[i>>lsnChunkBits]; c != &lsnZero && lsn&7 == 0 && lsn != 0 {
 		j := i & (lsnChunkPages - 1)
 		b, p := j>>lsnBlockBits, uint(j&(lsnBlockPages-1))
 		if b0, b1 := c.base[b&(lsnBlocks-1)][0], c.base[b&(lsnBlocks-1)][1]; b1 != lsnWide {
