@@ -210,7 +210,11 @@ func (r *Relation) AddTuples(blk pg.BlockNumber, k int64, frozen bool) {
 		clear = uint16(PageHinted|PageAllVisible|PageAllFrozen) << pageCountBits
 		r.noteUnfrozen()
 	}
-	r.page.update(int(blk), uint16(k), uint16(PagePrunable)<<pageCountBits, clear)
+	if p := r.page.direct(int(blk)); p != nil { // update, inlined: INSERT and COPY call this per row
+		*p = (*p + uint16(k) | uint16(PagePrunable)<<pageCountBits) &^ clear
+	} else {
+		r.page.update(int(blk), uint16(k), uint16(PagePrunable)<<pageCountBits, clear)
+	}
 	r.Rows += k
 	r.Inserted += k
 }
