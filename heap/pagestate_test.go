@@ -97,3 +97,19 @@ func TestUniformEqualsArray(t *testing.T) {
 		}
 	}
 }
+
+// TestRelationHoleIsShapeHole: Relation.Hole, written out to inline, is
+// Shape.Hole of the page's tuple count, for every count a page can hold
+// and tuple lengths across the range (0 once the tuples fill the page).
+func TestRelationHoleIsShapeHole(t *testing.T) {
+	for tl := 24; tl <= 8164; tl += 37 {
+		r := NewRelation(1, "t", Shape{TupleLen: tl, Fillfactor: 100})
+		blk := r.AddPage()
+		for n := 0; n <= MaxHeapTuplesPerPage; n++ {
+			if got, want := r.Hole(blk), r.Shape.Hole(n); got != want {
+				t.Fatalf("tuple length %d, %d tuples: Relation.Hole %d, Shape.Hole %d", tl, n, got, want)
+			}
+			r.AddTuples(blk, 1, true)
+		}
+	}
+}
