@@ -19,9 +19,12 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // MAXALIGNed) goes wide, 8 bytes a page, and narrows again when its last
 // page is set and two bases reach all of its LSNs again (the end of the
 // next sweep over it; a relation's last block, short of its last page, may
-// stay wide). Blocks are allocated a chunk (lsnChunkPages) at a
-// time, at the chunk's first LSN other than 0: an extended, never logged
-// chunk costs a pointer.
+// stay wide). A parallel scan's participants interleave their pages'
+// images, so a block's pages are then logged participants × 8 kB apart:
+// the block goes wide while the scan passes through it and narrows at its
+// end. Blocks are allocated a chunk (lsnChunkPages) at a time, at the
+// chunk's first LSN other than 0: an extended, never logged chunk costs a
+// pointer.
 type lsnTable struct {
 	n      int
 	chunks []*lsnChunk // &lsnZero: every page's LSN is 0
