@@ -138,9 +138,10 @@ type Relation struct {
 
 	// page is each page's tuple count (low pageCountBits) and flags (the
 	// bits above), packed in 2 bytes; fsm its value in the free space map
-	// (a free-space category; 0 until recorded).
-	page []uint16
-	fsm  []uint8
+	// (a free-space category; 0 until recorded). Both are kept a chunk of
+	// pages at a time, a chunk whose pages are alike as one value (uniform).
+	page uniform[uint16]
+	fsm  uniform[uint8]
 
 	// tpp is Shape.TuplesPerPage() for tppShape: Fits asks on every row
 	// inserted, and Shape may be replaced at any time (so it is compared).
@@ -149,10 +150,10 @@ type Relation struct {
 }
 
 // FSMValue is page blk's value in the free space map.
-func (r *Relation) FSMValue(blk pg.BlockNumber) uint8 { return r.fsm[blk] }
+func (r *Relation) FSMValue(blk pg.BlockNumber) uint8 { return r.fsm.get(int(blk)) }
 
 // SetFSMValue records page blk's value in the free space map.
-func (r *Relation) SetFSMValue(blk pg.BlockNumber, v uint8) { r.fsm[blk] = v }
+func (r *Relation) SetFSMValue(blk pg.BlockNumber, v uint8) { r.fsm.set(int(blk), v) }
 
 // NewRelation returns an empty relation.
 func NewRelation(id pg.RelID, name string, s Shape) *Relation {
@@ -160,27 +161,31 @@ func NewRelation(id pg.RelID, name string, s Shape) *Relation {
 }
 
 // NPages is the number of heap pages.
-func (r *Relation) NPages() int { return len(r.page) }
+func (r *Relation) NPages() int { return r.page.len() }
 
 // Tuples is the number of tuples on page blk.
-func (r *Relation) Tuples(blk pg.BlockNumber) int { return int(r.page[blk] & pageCountMask) }
+func (r *Relation) Tuples(blk pg.BlockNumber) int { return int(r.page.get(int(blk)) & pageCountMask) }
 
 // Flags returns page blk's flags.
-func (r *Relation) Flags(blk pg.BlockNumber) uint8 { return uint8(r.page[blk] >> pageCountBits) }
+func (r *Relation) Flags(blk pg.BlockNumber) uint8 {
+	return uint8(r.page.get(int(blk)) >> pageCountBits)
+}
 
 // SetFlags ors f into page blk's flags.
-func (r *Relation) SetFlags(blk pg.BlockNumber, f uint8) { r.page[blk] |= uint16(f) << pageCountBits }
+func (r *Relation) SetFlags(blk pg.BlockNumber, f uint8) {
+	r.page.update(int(blk), 0, uint16(f)<<pageCountBits, 0)
+}
 
 // ClearFlags clears f on page blk.
 func (r *Relation) ClearFlags(blk pg.BlockNumber, f uint8) {
-	r.page[blk] &^= uint16(f) << pageCountBits
+	r.page.update(int(blk), 0, 0, uint16(f)<<pageCountBits)
 }
 
 // AddPage appends an empty page (after the buffer manager extended the relation).
 func (r *Relation) AddPage() pg.BlockNumber {
-	r.page = append(r.page, 0)
-	r.fsm = append(r.fsm, 0)
-	return pg.BlockNumber(len(r.page) - 1)
+	r.page.grow(0)
+	r.fsm.grow(0)
+	return pg.BlockNumber(r.page.len() - 1)
 }
 
 // AddTuple records one more tuple on page blk. An unhinted tuple clears the page's hinted state.
@@ -204,18 +209,26 @@ func (r *Relation) Room(blk pg.BlockNumber) int {
 
 // AddTuples is AddTuple k times.
 func (r *Relation) AddTuples(blk pg.BlockNumber, k int64, frozen bool) {
-	st := r.page[blk] + uint16(k) | uint16(PagePrunable)<<pageCountBits
+	var clear uint16
 	if !frozen {
-		st &^= uint16(PageHinted|PageAllVisible|PageAllFrozen) << pageCountBits
+		clear = uint16(PageHinted|PageAllVisible|PageAllFrozen) << pageCountBits
 		r.noteUnfrozen()
 	}
-	r.page[blk] = st
+	if p := r.page.direct(int(blk)); p != nil { // update, inlined: INSERT and COPY call this per row
+		*p = (*p + uint16(k) | uint16(PagePrunable)<<pageCountBits) &^ clear
+	} else {
+		r.page.update(int(blk), uint16(k), uint16(PagePrunable)<<pageCountBits, clear)
+	}
 	r.Rows += k
 	r.Inserted += k
 }
 
 // Hole is the FPI hole of page blk as it is now.
-func (r *Relation) Hole(blk pg.BlockNumber) int { return r.Shape.Hole(r.Tuples(blk)) }
+func (r *Relation) Hole(blk pg.BlockNumber) int {
+	// Shape.Hole, written out so that the call inlines (INSERT asks it of every row).
+	n := int(r.page.get(int(blk)) & pageCountMask)
+	return max(pg.BLCKSZ-pg.MaxAlign(r.Shape.TupleLen)*n-SizeOfPageHeaderData-SizeOfItemID*n, 0)
+}
 
 // PadLen is the length of the pad text of an (id int4, pad text) row of the
 // relation's tuple length: 24-byte header + int4, then a varlena with a 1-byte
@@ -235,15 +248,14 @@ func (r *Relation) PadLen() int {
 // reallocating its per-page state (a load that knows its size calls it, so
 // a terabyte table is not copied again and again as it grows).
 func (r *Relation) ReservePages(n int) {
-	if n > cap(r.page) {
-		r.page = append(make([]uint16, 0, n), r.page...)
-		r.fsm = append(make([]uint8, 0, n), r.fsm...)
-	}
+	r.page.reserve(n)
+	r.fsm.reserve(n)
 }
 
 // Truncate empties the relation (TRUNCATE: a new relfilenode).
 func (r *Relation) Truncate() {
-	r.page, r.fsm = r.page[:0], r.fsm[:0]
+	r.page.shrink(0)
+	r.fsm.shrink(0)
 	r.Rows, r.UnfrozenXid = 0, 0
 	r.TargetBlock = pg.InvalidBlockNumber
 	// The new relfilenode has no statistics: pg_class.relpages 0, reltuples -1.
@@ -262,26 +274,21 @@ func (r *Relation) SettleHints(hinted map[pg.BlockNumber]int) {
 
 // CountVisibility is pg_visibility_map_summary(): all-visible and all-frozen pages.
 func (r *Relation) CountVisibility() (allVisible, allFrozen int) {
-	for _, st := range r.page {
-		f := uint8(st >> pageCountBits)
-		if f&PageAllVisible != 0 {
-			allVisible++
-		}
-		if f&PageAllFrozen != 0 {
-			allFrozen++
-		}
-	}
+	allVisible = r.page.count(uint16(PageAllVisible) << pageCountBits)
+	allFrozen = r.page.count(uint16(PageAllFrozen) << pageCountBits)
 	return
 }
 
 // RemoveTuples records that n tuples left page blk's storage (pruning freed
 // them); Rows is unchanged, since the tuples removed were dead.
-func (r *Relation) RemoveTuples(blk pg.BlockNumber, n int) { r.page[blk] -= uint16(n) }
+func (r *Relation) RemoveTuples(blk pg.BlockNumber, n int) {
+	r.page.update(int(blk), -uint16(n), 0, 0)
+}
 
 // AddVersion records a new tuple version on page blk that is not a new row
 // (an UPDATE's): the page's storage grows, the live rows stay.
 func (r *Relation) AddVersion(blk pg.BlockNumber) {
-	r.page[blk] = (r.page[blk] + 1) &^ (uint16(PageHinted|PageAllVisible|PageAllFrozen) << pageCountBits)
+	r.page.update(int(blk), 1, 0, uint16(PageHinted|PageAllVisible|PageAllFrozen)<<pageCountBits)
 	r.noteUnfrozen()
 }
 
@@ -317,7 +324,7 @@ func (r *Relation) UpdateRelstats(nblocks int, tuples float64, advance bool, xid
 // unfrozen: heap_prepare_freeze_tuple), or OldestXmin — every transaction
 // counted — once every page is all-frozen.
 func (r *Relation) VacuumedFrozenAt(xids uint64, allFrozen int) uint64 {
-	if allFrozen == len(r.page) {
+	if allFrozen == r.page.len() {
 		r.UnfrozenXid = 0
 	}
 	if r.UnfrozenXid == 0 {

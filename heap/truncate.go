@@ -6,9 +6,10 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // truncation of the empty pages at its end, RelationTruncate), which also
 // forgets the insert target (smgr_targblock).
 func (r *Relation) TruncatePages(n int) {
-	if n >= len(r.page) {
+	if n >= r.page.len() {
 		return
 	}
-	r.page, r.fsm = r.page[:n], r.fsm[:n]
+	r.page.shrink(n)
+	r.fsm.shrink(n)
 	r.TargetBlock = pg.InvalidBlockNumber
 }
