@@ -39,6 +39,7 @@ import "sort"
 type Pool struct {
 	cores [][]span
 	floor int64
+	work  int64
 }
 
 type span struct{ from, to int64 }
@@ -79,7 +80,16 @@ func (p *Pool) Run(at, work int64) int64 {
 		}
 	}
 	p.insert(best, span{begin, begin + work})
+	p.work += work
 	return begin + work
+}
+
+// Work is the CPU time of every burst placed so far.
+func (p *Pool) Work() int64 {
+	if p == nil {
+		return 0
+	}
+	return p.work
 }
 
 // fit is the earliest start at or after at of a gap of work ns in spans.
