@@ -33,6 +33,13 @@ import "sort"
 // order: an I/O worker's read is placed when the backend submits it, ahead
 // of the backend's own pages before its completion.
 //
+// Not yet on the cores: the background writer, checkpointer, WAL writer
+// and autovacuum workers, and the backend of a statement that runs outside
+// the participants' loop (INSERT, COPY, VACUUM, CREATE INDEX: their I/O
+// workers' reads do take cores); nor the scheduler's own cost, the
+// context switches and latch wake-ups between a backend and its I/O
+// workers.
+//
 // Spans that end at or before the floor (Advance: no process asks for a
 // core before it any more) are dropped; a core keeps at most maxSpans
 // (the oldest are forgotten), so the pool costs O(log n) a burst.
