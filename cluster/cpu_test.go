@@ -86,3 +86,39 @@ func TestHostCPUsWorkerScan(t *testing.T) {
 		t.Logf("host_cpus=%d: 6,000 pages add %.2f ms with io_method=worker, %.2f with sync: sync/worker %.2f (a core each: %.2f)", k, float64(ns)/1e6, float64(syncNs)/1e6, float64(syncNs)/float64(ns), float64(syncNs)/float64(free))
 	}
 }
+
+// TestHostCPUsParallelStart: a one-worker parallel scan of 4,000 pages in
+// shared buffers (all-frozen: 1.6 µs a page, no I/O). On 2 cores the
+// worker's start-up (WorkerStartNs, 3 ms: the fork and ParallelWorkerMain)
+// runs beside the leader, which scans 1,875 pages alone meanwhile, and the
+// two share the other 2,125 as with a core each. On 1 core nothing
+// overlaps: the start-up takes the core first, then the leader's and the
+// worker's pages share it, so the scan takes the serial scan's time plus
+// the start-up, 3 ms, exactly (the catalog pins left out: catalog_pins=off).
+func TestHostCPUsParallelStart(t *testing.T) {
+	scan := func(cpus, workers int) int64 {
+		c, err := cluster.Open(cluster.Options{SharedBuffers: "128MB", HostCPUs: cluster.Int(cpus), CatalogPins: cluster.Bool(false),
+			MaxParallelWorkersPerGather: cluster.Int(workers),
+			Settings: []cluster.Setting{{"autovacuum", "off"}, {"parallel_setup_cost", "0"}, {"parallel_tuple_cost", "0"}, {"min_parallel_table_scan_size", "0"}}})
+		require.NoError(t, err)
+		_, err = c.CreateTable(cluster.TableSpec{Name: "pt", Rows: 16000, TupleBytes: 1832, Autovacuum: cluster.Bool(false)})
+		require.NoError(t, err)
+		_, err = c.Insert("pt", 0)
+		require.NoError(t, err)
+		_, err = c.Vacuum("pt", true)
+		require.NoError(t, err)
+		_, err = c.Scan("pt")
+		require.NoError(t, err)
+		res, err := c.Scan("pt")
+		require.NoError(t, err)
+		require.EqualValues(t, 4000, res.Buf.Hit)
+		require.Equal(t, workers, res.Workers)
+		return res.TimeNs
+	}
+	start := cluster.Costs().WorkerStartNs
+	serial := scan(1, 0)
+	require.Equal(t, serial+start, scan(1, 1))
+	unlimited := scan(0, 1)
+	require.Equal(t, unlimited, scan(2, 1))
+	t.Logf("serial %.3f ms, one worker on 1 core %.3f, on 2 or more %.3f", float64(serial)/1e6, float64(serial+start)/1e6, float64(unlimited)/1e6)
+}
