@@ -99,7 +99,7 @@ func TestHostCPUsParallelStart(t *testing.T) {
 	scan := func(cpus, workers int) int64 {
 		c, err := cluster.Open(cluster.Options{SharedBuffers: "128MB", HostCPUs: cluster.Int(cpus), CatalogPins: cluster.Bool(false),
 			MaxParallelWorkersPerGather: cluster.Int(workers),
-			Settings: []cluster.Setting{{"autovacuum", "off"}, {"parallel_setup_cost", "0"}, {"parallel_tuple_cost", "0"}, {"min_parallel_table_scan_size", "0"}}})
+			Settings:                    []cluster.Setting{{"autovacuum", "off"}, {"parallel_setup_cost", "0"}, {"parallel_tuple_cost", "0"}, {"min_parallel_table_scan_size", "0"}}})
 		require.NoError(t, err)
 		_, err = c.CreateTable(cluster.TableSpec{Name: "pt", Rows: 16000, TupleBytes: 1832, Autovacuum: cluster.Bool(false)})
 		require.NoError(t, err)
