@@ -122,3 +122,18 @@ func TestHostCPUsParallelStart(t *testing.T) {
 	require.Equal(t, unlimited, scan(2, 1))
 	t.Logf("serial %.3f ms, one worker on 1 core %.3f, on 2 or more %.3f", float64(serial)/1e6, float64(serial+start)/1e6, float64(unlimited)/1e6)
 }
+
+// TestOptionsHostCPUs: host_cpus as a typed option reaches the pool's
+// cores; unset it is 0, no pool; outside 0–1024 it is refused with the
+// setting and its range.
+func TestOptionsHostCPUs(t *testing.T) {
+	c, err := cluster.Open(cluster.Options{SharedBuffers: "1MB", HostCPUs: cluster.Int(2)})
+	require.NoError(t, err)
+	require.Equal(t, "2", c.S.Format("host_cpus"))
+	require.Equal(t, 2, c.Pool().IO().Cores().Cores())
+	def, err := cluster.Open(cluster.Options{SharedBuffers: "1MB"})
+	require.NoError(t, err)
+	require.Nil(t, def.Pool().IO().Cores())
+	_, err = cluster.Open(cluster.Options{HostCPUs: cluster.Int(1025)})
+	require.ErrorContains(t, err, "host_cpus=1025: outside the allowed range 0..1024")
+}
