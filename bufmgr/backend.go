@@ -25,6 +25,10 @@ type Backend struct {
 	// IOReadNs is the time spent reading data files or waiting for reads
 	// (track_io_timing's "I/O Timings: shared read").
 	IOReadNs int64
+	// Waited is the time the process spent waiting without holding a CPU
+	// core (for the device, an I/O worker's read, a WAL flush): what
+	// host_cpus's core pool leaves out of its bursts (cores.Pool.Step).
+	Waited int64
 	// Files is the process's open data files (their readahead state).
 	Files storage.Reader
 	// writeback is the process's WritebackContext: the tags written and

@@ -2,6 +2,7 @@ package bufmgr
 
 import (
 	"fmt"
+	"github.com/pgbufsim/pgbufsim/internal/cores"
 
 	"github.com/pgbufsim/pgbufsim/internal/prefetch"
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -30,6 +31,9 @@ type Config struct {
 	IOWorkers   int          // io_method=worker (18+): the I/O worker pool; 0 = synchronous reads
 	IOPool      IOWorkerPool // 19: the pool's growth (Max 0: fixed at IOWorkers)
 	Costs       Costs
+	// Cores is the host's CPU cores that the I/O workers' reads share with
+	// the other processes (host_cpus; nil: a core for each).
+	Cores *cores.Pool
 	// Storage is the machine's page cache and device; it outlives the pool
 	// (a restart keeps it). Nil: storage.NewFlat, every read served by a page
 	// cache that holds everything and tracks nothing.
@@ -444,7 +448,9 @@ func (p *Pool) flushBuffer(be *Backend, b pg.Buffer, ctx strategy.Kind) {
 	s, t := p.states[b], p.tags[b]
 	lsn := p.rels[t.Rel].lsn.get(int(t.Block)) // BufferGetLSN: XLogFlush does not change it
 	if s&pg.FlagPermanent != 0 {
+		before := be.Now
 		be.Now = p.wal.Flush(be.Now, &be.WAL, lsn)
+		be.Waited += be.Now - before // XLogFlush waits for WALWriteLock and the fdatasync
 	}
 	if p.cfg.Checksums {
 		be.Now += p.cfg.Costs.ChecksumNs

@@ -1,6 +1,7 @@
 package bufmgr
 
 import (
+	"github.com/pgbufsim/pgbufsim/internal/cores"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
 )
@@ -30,6 +31,7 @@ type IOModel struct {
 	costs     Costs
 	checksums bool // data_checksums: each block read is verified
 	st        *storage.Storage
+	cores     *cores.Pool // the host's cores the workers' reads run on (nil: a core each)
 	workers   []ioWorker
 	pool      IOWorkerPool
 	// queued are the start times of submitted reads still waiting for a worker.
@@ -51,7 +53,7 @@ type ioWorker struct {
 }
 
 func newIOModel(c Config, st *storage.Storage) *IOModel {
-	return &IOModel{costs: c.Costs, checksums: c.Checksums, st: st, workers: make([]ioWorker, c.IOWorkers), pool: c.IOPool, lastLaunch: -1 << 62}
+	return &IOModel{cores: c.Cores, costs: c.Costs, checksums: c.Checksums, st: st, workers: make([]ioWorker, c.IOWorkers), pool: c.IOPool, lastLaunch: -1 << 62}
 }
 
 // Async reports whether reads are performed by I/O workers.
@@ -74,10 +76,12 @@ func (m *IOModel) cpu(nblocks int) int64 {
 	return ns
 }
 
-// read is mdreadv's preadv by a process whose files are r, at time now.
-func (m *IOModel) read(now int64, r *storage.Reader, t pg.BufferTag, nblocks int) int64 {
-	ready, _ := m.st.Read(now, r, t.Rel, t.Block, nblocks)
-	return ready + m.cpu(nblocks)
+// read is mdreadv's preadv by a process whose files are r, at time now:
+// when the data is in the page cache (the device's part of the read, which
+// holds no core) and when the read ends.
+func (m *IOModel) read(now int64, r *storage.Reader, t pg.BufferTag, nblocks int) (ready, done int64) {
+	ready, _ = m.st.Read(now, r, t.Rel, t.Block, nblocks)
+	return ready, ready + m.cpu(nblocks)
 }
 
 // StartAsync submits a read of nblocks from t at time now to the I/O workers
@@ -102,7 +106,10 @@ func (m *IOModel) StartAsync(now int64, t pg.BufferTag, nblocks int) int64 {
 		}
 	}
 	w := &m.workers[best]
-	done := m.read(start, &w.files, t, nblocks)
+	// IoWorkerMain's preadv and buffer_readv_complete_one's checksums run
+	// on a core of the host's, shared with the other processes.
+	ready, _ := m.read(start, &w.files, t, nblocks)
+	done := m.cores.Run(ready, m.cpu(nblocks))
 	w.free = done
 	return done
 }
@@ -133,12 +140,17 @@ func (m *IOModel) resize(now int64) {
 	}
 }
 
+// Cores is the host's cores the processes share (host_cpus; nil: unlimited).
+func (m *IOModel) Cores() *cores.Pool { return m.cores }
+
 // Workers is the I/O worker pool's current size.
 func (m *IOModel) Workers() int { return len(m.workers) }
 
 // SyncRead performs a read of nblocks from t in the calling backend and returns its new time.
 func (m *IOModel) SyncRead(be *Backend, t pg.BufferTag, nblocks int) int64 {
-	return m.read(be.Now, &be.Files, t, nblocks)
+	ready, done := m.read(be.Now, &be.Files, t, nblocks)
+	be.Waited += ready - be.Now
+	return done
 }
 
 // Advise is smgrprefetch (posix_fadvise WILLNEED) of nblocks from t by be.

@@ -135,6 +135,7 @@ func (s *ReadStream) Next() (pg.Buffer, pg.BlockNumber, bool, error) {
 		before := s.be.Now
 		if s.p.io.Async() {
 			if e.doneAt > s.be.Now {
+				s.be.Waited += e.doneAt - s.be.Now
 				s.be.Now = e.doneAt
 			}
 		} else {
@@ -353,6 +354,7 @@ func (s *ReadStream) next19() (pg.Buffer, pg.BlockNumber, bool, error) {
 		case e.sync: // performed when it was started
 		case s.p.io.Async():
 			neededWait = e.doneAt > s.be.Now
+			s.be.Waited += max(0, e.doneAt-s.be.Now)
 			s.be.Now = max(s.be.Now, e.doneAt)
 		default:
 			s.be.Now = s.p.io.SyncRead(s.be, pg.BufferTag{Rel: s.rel, Block: e.blk}, e.ioLen)

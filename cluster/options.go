@@ -73,6 +73,10 @@ type Options struct {
 	// DeviceWriteMBps is device_write_mbps: the device's write rate in MB/s
 	// (nil or -1: the profile's). `pgbufsim host-scale` measures both.
 	DeviceWriteMBps *int
+	// HostCPUs is host_cpus: the host's CPU cores that the simulated
+	// processes' CPU work shares (nil or 0: unlimited, a core each;
+	// `pgbufsim host-scale` prints the host's).
+	HostCPUs *int
 	// CatalogPins leaves the catalog pages each session pins out when false
 	// (nil: on, as measured on real servers).
 	CatalogPins *bool
@@ -150,6 +154,7 @@ func (o *Options) settingsList() []Setting {
 	}
 	str("device_flush", o.DeviceFlush)
 	integer("device_write_mbps", o.DeviceWriteMBps)
+	integer("host_cpus", o.HostCPUs)
 	boolean("catalog_pins", o.CatalogPins)
 	str("replacement", o.Replacement)
 	if o.UsageMax != 0 {

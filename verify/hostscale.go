@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -47,10 +48,23 @@ scan fill4
 scan big
 `
 
+// HostCPUs is the host's host_cpus: the CPUs this process may run on
+// (runtime.NumCPU), which the servers started here share.
+func HostCPUs() int { return runtime.NumCPU() }
+
+// hostScaleScenarioOn is the calibration step on a host of cpus cores: the
+// simulator shares them among the backend and its I/O workers as the
+// server's processes share the host's (host_cpus).
+func hostScaleScenarioOn(cpus int) string {
+	return strings.Replace(HostScaleScenario, "bgwriter_lru_maxpages=0\n", fmt.Sprintf("bgwriter_lru_maxpages=0 host_cpus=%d\n", cpus), 1)
+}
+
 // HostScale is a measurement of host_time_scale on a server's host.
 type HostScale struct {
 	Server string
 	Major  int
+	// CPUs is the host's host_cpus, which the step is simulated on.
+	CPUs int
 	// SimMs is the simulator's execution time of the step at
 	// host_time_scale=1; RealMs the server's in each run, in order.
 	SimMs  float64
@@ -72,9 +86,10 @@ func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Wri
 		return nil, fmt.Errorf("runs=%d: must be from 1 to 99", runs)
 	}
 	scanLine := strings.Count(HostScaleScenario, "\n") // the last line: scan big
-	hs := &HostScale{}
+	hs := &HostScale{CPUs: HostCPUs()}
+	scn := hostScaleScenarioOn(hs.CPUs)
 	for i := range runs {
-		rep, err := Run(ctx, "host-scale.scn", HostScaleScenario, Options{PGBin: bin, Seed: 1})
+		rep, err := Run(ctx, "host-scale.scn", scn, Options{PGBin: bin, Seed: 1})
 		if err != nil {
 			return nil, err
 		}
@@ -114,13 +129,13 @@ func (h *HostScale) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "server: %s\n", h.Server)
 	fmt.Fprintf(&b, "step: seed 000's count(*) of 32,768 pages after a checkpoint, checksums off (pgbufsim host-scale --print-scenario)\n")
-	fmt.Fprintf(&b, "simulated at host_time_scale=1: %.3f ms\n", h.SimMs)
+	fmt.Fprintf(&b, "simulated at host_time_scale=1 on the host's %d CPUs: %.3f ms\n", h.CPUs, h.SimMs)
 	ms := make([]string, len(h.RealMs))
 	for i, v := range h.RealMs {
 		ms[i] = fmt.Sprintf("%.3f", v)
 	}
 	fmt.Fprintf(&b, "on the server: %s ms\n", strings.Join(ms, ", "))
-	fmt.Fprintf(&b, "host_time_scale=%g\n", h.Scale)
+	fmt.Fprintf(&b, "host_time_scale=%g host_cpus=%d\n", h.Scale, h.CPUs)
 	if d := h.Device; d != nil {
 		ms := make([]string, len(d.MedianMs))
 		for i, v := range d.MedianMs {

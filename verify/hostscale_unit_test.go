@@ -25,6 +25,13 @@ func TestHostScaleScenario(t *testing.T) {
 		}
 	}
 	require.Equal(t, 1, scans)
+	// The step runs on the host's cores: its cluster line names them.
+	on := hostScaleScenarioOn(2)
+	require.Equal(t, strings.Count(HostScaleScenario, "\n"), strings.Count(on, "\n"))
+	require.Contains(t, strings.SplitN(on, "\n", 3)[1], "bgwriter_lru_maxpages=0 host_cpus=2")
+	g, err := scenario.Parse("host-scale.scn", on)
+	require.NoError(t, err)
+	require.Len(t, g.Steps, len(f.Steps))
 	_, err = MeasureHostScale(context.Background(), "/nonexistent", 0, nil)
 	require.EqualError(t, err, "runs=0: must be from 1 to 99")
 }

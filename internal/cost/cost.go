@@ -39,6 +39,19 @@ import (
 //     likewise queues writes without waiting for them, ~2 µs a call.
 //   - Checksum computation and WAL record copying+CRC at a few GB/s.
 //   - Parallel worker start-up: fork + catalog cache warm-up, a few ms.
+//     Kept at 3 ms: on the 2-core verify host (load average 1–11, so
+//     noisy) a single-copy Gather's first row from a one-row table took
+//     medians of 5.9–10.1 ms on 18beta1 and 7.0–9.5 on 15.18 (minima 3.2
+//     and 3.4), worth 2,800–6,000 pages of a serial all-frozen hit scan
+//     timed beside it (4.5–9.6 ms at the model's 1.6 µs a page), and
+//     forced one-worker scans of 4,000 such pages left the worker 0–1,451
+//     blocks (median 602 on 15, 64 on 18; the model's: 1,054); but random
+//     seed 8 on 19beta1 (TestParallelWorkerSetsOnePageVisible19) has its
+//     worker reach a page of a 1,740-page scan, which 5 ms in the model
+//     does not. No version differs beyond that noise in start-up. The
+//     leader's wait for the worker to exit after its last row
+//     (DestroyParallelContext) does: medians 4.1–5.1 ms on 15, 1.3 on 18;
+//     it is not modelled.
 //   - Compressing a full-page image under wal_compression, per byte of the
 //     page without its hole, as XLogCompressBackupBlock calls each method:
 //     pglz_compress with PGLZ_strategy_default, LZ4_compress_default, and

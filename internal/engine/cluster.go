@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/pgbufsim/pgbufsim/internal/cores"
 	"sort"
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
@@ -116,7 +117,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	p, err := bufmgr.NewPool(bufmgr.Config{
 		NBuffers: s.NBuffers(), Version: s.Version,
 		Checksums: s.Bool("data_checksums"), WALLogHints: s.Bool("wal_log_hints"),
-		IOWorkers: ioWorkers, IOPool: pool, Costs: costs.Buf, Storage: st,
+		IOWorkers: ioWorkers, IOPool: pool, Costs: costs.Buf, Storage: st, Cores: cores.New(int(s.Int("host_cpus"))),
 		Replacement: s.Enum("replacement"), UsageMax: int(s.Int("usage_max")), Reject: s.Reject(),
 		NoFreeList: !s.Bool("freelist"),
 	}, w)
@@ -258,7 +259,7 @@ func (c *Cluster) run(ps []*participant) error {
 		if c.runBackground(next.be.Now) {
 			continue
 		}
-		done, err := next.step()
+		done, err := c.pool.IO().Cores().Step(&next.be.Now, &next.be.Waited, next.step) // its CPU on the host's cores
 		if err != nil {
 			return err
 		}

@@ -169,7 +169,7 @@ func (c *Cluster) indexOnlyScan(leader *bufmgr.Backend, rel *heap.Relation, plan
 	}
 	all := []*bufmgr.Backend{leader}
 	for i := 0; i < workers; i++ {
-		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, leader.Now+c.costs.WorkerStartNs)
+		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, c.pool.IO().Cores().Run(leader.Now, c.costs.WorkerStartNs)) // its start-up takes a core
 		if err := c.touchCatalog(wb, catalog.Worker); err != nil {
 			return nil, err
 		}

@@ -208,7 +208,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	var all []*bufmgr.Backend
 	all = append(all, leader)
 	for i := 0; i < workers; i++ {
-		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, leader.Now+c.costs.WorkerStartNs)
+		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, c.pool.IO().Cores().Run(leader.Now, c.costs.WorkerStartNs)) // its start-up takes a core
 		if err := c.touchCatalog(wb, catalog.Worker); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,171 @@
+// Package cores shares the host's CPU cores among the simulated processes
+// (the host_cpus machine setting).
+package cores
+
+import "sort"
+
+// Pool is the host's CPU cores, on which the simulated processes' CPU work
+// runs: what the operating system's scheduler does for PostgreSQL's
+// processes (there is no PostgreSQL function for it). Without a pool
+// (host_cpus=0, a nil *Pool) every process has a core of its own, as the
+// model had before. With one, each burst of a process's CPU work — a
+// backend's or parallel worker's handling of one page in its scan loop
+// (heapgettup_pagemode's page loop: heap_prepare_pagescan, the tuples'
+// visibility, the aggregate; with io_method=sync the read's system call,
+// copies and PageIsVerified's checksum), an I/O worker's read
+// (IoWorkerMain: the preadv, then buffer_readv_complete_one's checksum of
+// each block), a parallel worker's start-up (the postmaster's fork,
+// ParallelWorkerMain's attach and state restore) — takes the core on which
+// it can start soonest, and waits when all are busy. A process waiting for
+// I/O, for an I/O worker or for a latch holds no core: its waits are not
+// bursts.
+//
+// Each core keeps the spans of time it is busy, in order. A burst that a
+// process asks for at time at with work ns goes into the first gap, at or
+// after at, long enough to hold it on any core (the earliest start; the
+// lowest numbered core among equals), and runs to its end without being
+// preempted: bursts are short (a page's handling is a microsecond or two,
+// an I/O worker's read of 16 blocks with checksums some tens), so a
+// scheduler time-slicing them among more runnable processes than cores
+// gives the same throughput — while k or fewer processes are runnable
+// nothing waits, and beyond that the bursts' total is spread over k cores.
+// Gaps matter because the simulator does not hand out the bursts in time
+// order: an I/O worker's read is placed when the backend submits it, ahead
+// of the backend's own pages before its completion.
+//
+// Not yet on the cores: the background writer, checkpointer, WAL writer
+// and autovacuum workers, and the backend of a statement that runs outside
+// the participants' loop (INSERT, COPY, VACUUM, CREATE INDEX: their I/O
+// workers' reads do take cores); nor the scheduler's own cost, the
+// context switches and latch wake-ups between a backend and its I/O
+// workers.
+//
+// Spans that end at or before the floor (Advance: no process asks for a
+// core before it any more) are dropped; a core keeps at most maxSpans
+// (the oldest are forgotten), so the pool costs O(log n) a burst.
+type Pool struct {
+	cores [][]span
+	floor int64
+	work  int64
+}
+
+type span struct{ from, to int64 }
+
+// maxSpans bounds each core's remembered spans.
+const maxSpans = 512
+
+// New is a pool of n cores; n 0 is no pool (nil): unlimited cores.
+func New(n int) *Pool {
+	if n <= 0 {
+		return nil
+	}
+	return &Pool{cores: make([][]span, n)}
+}
+
+// Cores is the number of cores (0: unlimited).
+func (p *Pool) Cores() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.cores)
+}
+
+// Run places a burst of work ns of CPU that a process can start at at, and
+// returns when it ends: at+work when a core is free for it then, later when
+// every core is busy.
+func (p *Pool) Run(at, work int64) int64 {
+	if p == nil || work <= 0 {
+		return at + work
+	}
+	best, begin := 0, int64(0)
+	for i := range p.cores {
+		if b := fit(p.cores[i], at, work); i == 0 || b < begin {
+			best, begin = i, b
+			if b == at {
+				break
+			}
+		}
+	}
+	p.insert(best, span{begin, begin + work})
+	p.work += work
+	return begin + work
+}
+
+// Work is the CPU time of every burst placed so far.
+func (p *Pool) Work() int64 {
+	if p == nil {
+		return 0
+	}
+	return p.work
+}
+
+// fit is the earliest start at or after at of a gap of work ns in spans.
+func fit(spans []span, at, work int64) int64 {
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].to > at })
+	t := at
+	for ; i < len(spans); i++ {
+		if spans[i].from >= t+work {
+			return t
+		}
+		t = max(t, spans[i].to)
+	}
+	return t
+}
+
+// insert adds s to core c's spans, merging it with a span it touches.
+func (p *Pool) insert(c int, s span) {
+	spans := p.cores[c]
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].from >= s.to })
+	// spans[i-1], if any, ends at or before s.from (s went into a gap).
+	switch {
+	case i > 0 && spans[i-1].to == s.from && i < len(spans) && spans[i].from == s.to:
+		spans[i-1].to = spans[i].to
+		spans = append(spans[:i], spans[i+1:]...)
+	case i > 0 && spans[i-1].to == s.from:
+		spans[i-1].to = s.to
+	case i < len(spans) && spans[i].from == s.to:
+		spans[i].from = s.from
+	default:
+		spans = append(spans, span{})
+		copy(spans[i+1:], spans[i:])
+		spans[i] = s
+	}
+	if len(spans) > maxSpans {
+		spans = spans[len(spans)-maxSpans:]
+	}
+	p.cores[c] = spans
+}
+
+// Advance says no process will ask for a core before t: the spans that end
+// by then are dropped.
+func (p *Pool) Advance(t int64) {
+	if p == nil || t <= p.floor {
+		return
+	}
+	p.floor = t
+	for c, spans := range p.cores {
+		i := sort.Search(len(spans), func(i int) bool { return spans[i].to > t })
+		if i > 0 {
+			p.cores[c] = append(spans[:0], spans[i:]...)
+		}
+	}
+}
+
+// Step runs one step of a process whose clock is *now (a page of its scan
+// loop) and places the CPU it did on the cores: the step's time less what
+// it spent waiting (*waited grew by it: I/O, an I/O worker's read, a WAL
+// flush), as one burst starting after the waits. Without a pool the step
+// runs as it is.
+func (p *Pool) Step(now, waited *int64, step func() (bool, error)) (bool, error) {
+	if p == nil {
+		return step()
+	}
+	p.Advance(*now)
+	t0, w0 := *now, *waited
+	done, err := step()
+	wait := *waited - w0
+	if work := *now - t0 - wait; work > 0 {
+		*now = p.Run(t0+wait, work)
+	}
+	return done, err
+}
