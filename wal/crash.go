@@ -8,11 +8,10 @@ import "github.com/pgbufsim/pgbufsim/pg"
 // WAL starts. initdb's bootstrap and its SQL scripts log 4.6–7.4 MB into
 // the first segment, more with checksums (their hint-bit images):
 // measured with pg_controldata's "Latest checkpoint's REDO location" after
-// `initdb -E UTF8 --locale=C` (15.18, 16 at its branch point — 16beta2 —,
-// 18beta1, 19beta1). For another version (17 is not measured yet; the
-// package's tests use 0) the
-// record is the first segment's last bytes, so the WAL starts at
-// 0/1000028.
+// `initdb -E UTF8 --locale=C` (15.18; 16 and 17 at their branch points,
+// 16beta2 and 17beta2; 18beta1; 19beta1). For another version (the
+// package's tests use 0) the record is the first segment's last bytes, so
+// the WAL starts at 0/1000028.
 func InitialRedo(v pg.Version, checksums bool) pg.LSN {
 	if r, ok := initdbRedo[initdbKey{v, checksums}]; ok {
 		return r
@@ -28,6 +27,7 @@ type initdbKey struct {
 var initdbRedo = map[initdbKey]pg.LSN{
 	{15, false}: 0x1500708, {15, true}: 0x17414D0,
 	{16, false}: 0x1480400, {16, true}: 0x16C3628,
+	{17, false}: 0x147A8E0, {17, true}: 0x16C37B0,
 	{18, false}: 0x14A5FE0, {18, true}: 0x16ED3E0,
 	{19, false}: 0x1493608, {19, true}: 0x170AA58,
 }
