@@ -30,10 +30,14 @@ type SegmentStats struct {
 
 // zeroIOV is how many XLOG_BLCKSZ blocks of zeros one write call of the
 // zero-fill carries: 15's XLogFileInitInternal writes the file one 8 kB
-// block a call; 16's pg_pwrite_zeros hands PG_IOV_MAX (32) iovecs of one
-// zero block to each pwritev.
+// block a call; from 16 pg_pwrite_zeros hands PG_IOV_MAX iovecs of one
+// zero block to each pwritev — Min(IOV_MAX, 32) in 16 and 17,
+// Min(IOV_MAX, 128) from 18 (pg_iovec.h; Linux's IOV_MAX is 1,024).
 func zeroIOV(v pg.Version) int64 {
-	if v >= 16 {
+	switch {
+	case v >= 18:
+		return 128
+	case v >= 16:
 		return 32
 	}
 	return 1
