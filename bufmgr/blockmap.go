@@ -1,6 +1,8 @@
 package bufmgr
 
 import (
+	"slices"
+
 	"github.com/pgbufsim/pgbufsim/internal/prefetch"
 	"github.com/pgbufsim/pgbufsim/pg"
 )
@@ -185,6 +187,35 @@ func (m *blockMap) grow() {
 	m.n++
 }
 
+// growN is grow k times: a flat map's blocks appended at once, a sparse
+// map's a leaf at a time.
+func (m *blockMap) growN(k int) {
+	if !m.sparse {
+		d := min(k, max(m.alloc.denseBlocks-m.n, 0))
+		m.flat = slices.Grow(m.flat, d)
+		m.flat = m.flat[:len(m.flat)+d]
+		clear(m.flat[m.n:]) // InvalidBuffer
+		m.n += d
+		if k -= d; k == 0 {
+			return
+		}
+		m.toSparse()
+	}
+	if m.hash.slots != nil {
+		m.n += k
+		return
+	}
+	for k > 0 {
+		if m.n&(mapLeafPages-1) == 0 {
+			m.leaves = append(m.leaves, nil)
+			m.counts = append(m.counts, 0)
+		}
+		step := min(k, mapLeafPages-m.n&(mapLeafPages-1))
+		m.n += step
+		k -= step
+	}
+}
+
 // reserve makes room for n blocks (a relation to be grown to n blocks
 // past the dense limit turns sparse now rather than fill a flat array it
 // will leave).
@@ -274,9 +305,7 @@ func (m *blockMap) truncate() {
 func newBlockMap(n int, a *leafAlloc) blockMap {
 	m := blockMap{alloc: a}
 	m.reserve(n)
-	for m.n < n {
-		m.grow()
-	}
+	m.growN(n)
 	return m
 }
 

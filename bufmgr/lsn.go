@@ -217,6 +217,18 @@ func (t *lsnTable) grow() {
 	t.n++
 }
 
+// growN is grow k times, a chunk at a time.
+func (t *lsnTable) growN(k int) {
+	for k > 0 {
+		if t.n&(lsnChunkPages-1) == 0 {
+			t.chunks = append(t.chunks, &lsnZero)
+		}
+		step := min(k, lsnChunkPages-t.n&(lsnChunkPages-1))
+		t.n += step
+		k -= step
+	}
+}
+
 // reserve makes room for n blocks' chunk pointers (a chunk's blocks are
 // allocated when it gets its first LSN).
 func (t *lsnTable) reserve(n int) {
@@ -260,8 +272,6 @@ func (t *lsnTable) truncate() {
 func newLSNTable(n int) lsnTable {
 	var t lsnTable
 	t.reserve(n)
-	for t.n < n {
-		t.grow()
-	}
+	t.growN(n)
 	return t
 }

@@ -188,6 +188,12 @@ func (r *Relation) AddPage() pg.BlockNumber {
 	return pg.BlockNumber(r.page.len() - 1)
 }
 
+// AddPages is AddPage n times.
+func (r *Relation) AddPages(n int) {
+	r.page.growN(0, n)
+	r.fsm.growN(0, n)
+}
+
 // AddTuple records one more tuple on page blk. An unhinted tuple clears the page's hinted state.
 func (r *Relation) AddTuple(blk pg.BlockNumber, frozen bool) {
 	r.AddTuples(blk, 1, frozen)

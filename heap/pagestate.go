@@ -122,6 +122,23 @@ func (u *uniform[T]) grow(v T) {
 	u.growSlow(v)
 }
 
+// growN is grow(v) k times: a new chunk's first page through grow, the
+// rest of a chunk that stays uniform at v in one step (a table created
+// with millions of empty pages).
+func (u *uniform[T]) growN(v T, k int) {
+	for ; k > 0; k-- {
+		if j := u.n & (uniPages - 1); j != 0 {
+			if c := &u.chunks[u.n>>uniBits]; c.vals == nil && c.v == v {
+				step := min(k, uniPages-j)
+				u.n += step
+				k -= step - 1
+				continue
+			}
+		}
+		u.grow(v)
+	}
+}
+
 // growSlow is grow onto a new chunk, or onto one the new page's value splits.
 func (u *uniform[T]) growSlow(v T) {
 	k := u.n >> uniBits

@@ -125,9 +125,7 @@ func (c *Cluster) AttachTable(name string, nblocks int) *heap.Relation {
 	id := pg.RelID(len(c.rels))
 	r := heap.NewRelation(id, name, heap.Shape{TupleLen: 28, Fillfactor: 100, PlannerWidth: 4})
 	r.ReservePages(nblocks)
-	for r.NPages() < nblocks {
-		r.AddPage()
-	}
+	r.AddPages(nblocks - r.NPages())
 	c.rels = append(c.rels, r)
 	c.byName[name] = r
 	c.pool.CreateRel(id, nblocks, true)
