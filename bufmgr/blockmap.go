@@ -255,6 +255,28 @@ func (m *blockMap) toSparse() {
 	}
 }
 
+// flatten turns a sparse map into the flat form, mappings kept (see
+// Pool.FlattenMapping); the form lasts until the relation grows past the
+// pool's dense limit.
+func (m *blockMap) flatten() {
+	if !m.sparse {
+		return
+	}
+	flat := prefetch.Slice[pg.Buffer](m.n)
+	for _, e := range m.hash.slots {
+		if e.key != 0 {
+			flat[e.key-1] = e.b
+		}
+	}
+	for l, leaf := range m.leaves {
+		if leaf != nil {
+			copy(flat[l<<mapLeafBits:], leaf[:min(mapLeafPages, m.n-l<<mapLeafBits)])
+		}
+	}
+	m.release(0)
+	m.sparse, m.flat, m.leaves, m.counts, m.hash = false, flat, nil, nil, blockHash{}
+}
+
 // release gives leaves [from, len) back to the allocator, cleared.
 func (m *blockMap) release(from int) {
 	if m.hash.slots != nil && from == 0 {

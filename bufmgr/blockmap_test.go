@@ -181,3 +181,80 @@ func TestBlockMapHashed(t *testing.T) {
 	check("truncated")
 	require.True(t, m.sparse, "a truncated sparse map stays sparse")
 }
+
+// TestBlockMapFlatten: a sparse map of either form (leaves, hash table)
+// turned flat keeps every mapping and gives its leaves back; the flat map
+// then returns what a plain slice does through random inserts and removes,
+// and turns sparse again, mappings kept, when it grows past the dense
+// limit. growN of k blocks leaves what k grows do.
+func TestBlockMapFlatten(t *testing.T) {
+	for _, hashed := range []bool{false, true} {
+		r := rng.New(11)
+		a := &leafAlloc{denseBlocks: 2 * mapLeafPages, hashed: hashed}
+		m := newBlockMap(5*mapLeafPages+123, a) // past the limit: sparse from the start
+		require.True(t, m.sparse)
+		ref := make([]pg.Buffer, m.len())
+		next := pg.Buffer(1)
+		step := func() {
+			blk := pg.BlockNumber(r.Uint64n(uint64(len(ref))))
+			if ref[blk] == pg.InvalidBuffer {
+				m.insert(blk, next)
+				ref[blk] = next
+				next++
+			} else {
+				m.remove(blk)
+				ref[blk] = pg.InvalidBuffer
+			}
+		}
+		check := func(what string) {
+			require.Equal(t, len(ref), m.len(), what)
+			for blk, b := range ref {
+				if got := m.get(pg.BlockNumber(blk)); got != b {
+					require.Equal(t, b, got, "%s (hashed=%v): block %d", what, hashed, blk)
+				}
+			}
+		}
+		for i := 0; i < 8000; i++ {
+			step()
+		}
+		check("sparse")
+		m.flatten()
+		require.False(t, m.sparse)
+		require.Nil(t, m.leaves)
+		require.Nil(t, m.hash.slots)
+		check("flattened")
+		if !hashed {
+			for _, leaf := range a.free {
+				require.Equal(t, mapLeaf{}, *leaf, "a leaf given back is all InvalidBuffer")
+			}
+		}
+		for i := 0; i < 8000; i++ {
+			step()
+		}
+		check("flat")
+		m.growN(3)
+		ref = append(ref, 0, 0, 0)
+		require.True(t, m.sparse, "grown past the dense limit")
+		check("sparse again")
+	}
+	// growN against grow, across the dense limit and leaf boundaries.
+	for _, hashed := range []bool{false, true} {
+		for _, k := range []int{0, 1, mapLeafPages - 1, mapLeafPages, 3*mapLeafPages + 5} {
+			a1 := &leafAlloc{denseBlocks: 2*mapLeafPages + 7, hashed: hashed}
+			a2 := &leafAlloc{denseBlocks: 2*mapLeafPages + 7, hashed: hashed}
+			m1, m2 := newBlockMap(mapLeafPages+3, a1), newBlockMap(mapLeafPages+3, a2)
+			m1.insert(5, 2)
+			m2.insert(5, 2)
+			for range k {
+				m1.grow()
+			}
+			m2.growN(k)
+			require.Equal(t, m1.n, m2.n)
+			require.Equal(t, m1.sparse, m2.sparse)
+			require.Equal(t, len(m1.flat), len(m2.flat))
+			require.Equal(t, len(m1.leaves), len(m2.leaves))
+			require.Equal(t, len(m1.counts), len(m2.counts))
+			require.Equal(t, m1.get(5), m2.get(5))
+		}
+	}
+}

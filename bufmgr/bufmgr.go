@@ -230,6 +230,14 @@ func (p *Pool) ReserveBlocks(id pg.RelID, nblocks int) {
 	r.lsn.reserve(nblocks)
 }
 
+// FlattenMapping keeps relation id's part of the buffer mapping as a flat
+// array, 4 bytes a block, whatever the pool's size, until the relation
+// grows; it changes no lookup's answer, only where it is found. For a trace
+// replay over a relation many times the pool, whose next requests are known:
+// one load a lookup, fetched ahead (Prefetcher), where a hash table's probes
+// and backward-shift deletions cost more than the cache misses they avoid.
+func (p *Pool) FlattenMapping(id pg.RelID) { p.rels[id].mapping.flatten() }
+
 // NBlocks is RelationGetNumberOfBlocks.
 func (p *Pool) NBlocks(id pg.RelID) int { return p.rels[id].nblocks }
 

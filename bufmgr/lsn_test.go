@@ -126,6 +126,11 @@ func TestLSNTableEqualsArray(t *testing.T) {
 					k = 1 + int(r.Uint64n(2*lsnChunkPages+100))
 				}
 				tab.reserve(len(ref) + k)
+				if op == 0 { // in one step
+					tab.growN(k)
+					ref = append(ref, make([]pg.LSN, k)...)
+					break
+				}
 				for range k {
 					tab.grow()
 					ref = append(ref, 0)

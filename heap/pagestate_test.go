@@ -9,7 +9,8 @@ import (
 // TestUniformEqualsArray drives the chunked per-page array and a plain
 // slice with the same random operations (sweeps that set every page of a
 // range alike, as a load or a scan does, single pages set at random,
-// extension by one page or by many, truncation inside a chunk and at a
+// extension by one page or by many (page by page, or in one growN),
+// truncation inside a chunk and at a
 // chunk boundary) and compares every value after each operation, and the
 // counts CountVisibility takes, so the uniform form is exact.
 func TestUniformEqualsArray(t *testing.T) {
@@ -48,6 +49,13 @@ func TestUniformEqualsArray(t *testing.T) {
 					k = int(r.Uint64n(3*uniPages)) + 1
 				}
 				u.reserve(len(ref) + k)
+				if k > 1 && r.Uint64n(2) == 0 { // in one step (growN)
+					u.growN(val, k)
+					for range k {
+						ref = append(ref, val)
+					}
+					break
+				}
 				for range k {
 					u.grow(val)
 					ref = append(ref, val)

@@ -124,6 +124,10 @@ const touchBatch = bufmgr.PrefetchBatch
 
 var touchBlocks = 1 << 18 // a variable so that the tests can touch small traces too
 
+// flatBlocks is the largest relation whose buffer mapping the replay makes
+// flat (256 MB of it; the trace's kept block numbers take as much).
+const flatBlocks = 1 << 26
+
 // access is ReadBuffer + (MarkBufferDirty) + ReleaseBuffer of one block.
 func (rp *replayer) access(be *bufmgr.Backend, t pg.BufferTag, write bool) error {
 	b, hit, err := rp.pool.ReadBuffer(be, t, nil)
@@ -255,6 +259,12 @@ func replayOracle(w *cluster.Workload, name string, f io.ReadSeeker, relName str
 	// trace can bring into it, rather than doubling (and copying) as it
 	// fills (a capacity only: no page is cached by it).
 	w.Pool().IO().Storage().Reserve(int(min(int64(nblocks), n)))
+	// The relation's buffer mapping as one flat array (4 bytes a block, at
+	// most flatBlocks of them), whatever the pool's size: a lookup is one
+	// load, fetched ahead with the rest (Pool.FlattenMapping).
+	if w.Pool().NBlocks(relID) <= flatBlocks {
+		w.Pool().FlattenMapping(relID)
+	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
