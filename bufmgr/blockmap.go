@@ -101,6 +101,11 @@ func (m *blockMap) get(blk pg.BlockNumber) pg.Buffer {
 	if !m.sparse {
 		return m.flat[blk]
 	}
+	return m.getSparse(blk)
+}
+
+// getSparse is get of a sparse map (kept apart so that get inlines).
+func (m *blockMap) getSparse(blk pg.BlockNumber) pg.Buffer {
 	if m.hash.slots != nil {
 		return m.hash.get(blk)
 	}

@@ -33,6 +33,7 @@ func (p *Pool) ReadRelease(d Due, be *Backend, rel pg.RelID, blocks []uint32) (n
 	pinNs := p.cfg.Costs.PinNs
 	states := p.states
 	var fastHits int64
+	counts := &p.Stats.Rel[be.Type][strategy.Normal]
 	due := d.NextBackground()
 	for ; n < len(blocks); n++ {
 		if n > 0 && be.Now >= due {
@@ -50,6 +51,12 @@ func (p *Pool) ReadRelease(d Due, be *Backend, rel pg.RelID, blocks []uint32) (n
 				fastHits++
 				continue
 			}
+			if e := p.readMiss(be, rel, r, blk, counts); e != nil {
+				err = e
+				break
+			}
+			due = d.NextBackground()
+			continue
 		}
 		b, hit, e := p.ReadBuffer(be, pg.BufferTag{Rel: rel, Block: blk}, nil)
 		if e != nil {
@@ -70,6 +77,54 @@ func (p *Pool) ReadRelease(d Due, be *Backend, rel pg.RelID, blocks []uint32) (n
 	return n, hits + int(fastHits), err
 }
 
+// readMiss is ReadRelease's miss on the short path (no tracer, no what-if
+// policy, a backend holding no other pin, no ring): PinForRead's victim
+// search and assign, CountRead, SyncRead and Unpin, figure for figure, with
+// the pin taken on the victim and dropped at the end folded into the state
+// words written in between (no step between them looks at a pin; the
+// private pin entry is made and dropped likewise). counts is the backend's
+// pg_stat_io row in context normal. Models GetVictimBuffer,
+// InvalidateVictimBuffer and the read of ReadBuffer_common (bufmgr.c).
+func (p *Pool) readMiss(be *Backend, rel pg.RelID, rs *relStorage, blk pg.BlockNumber, counts *[NumIOOps]int64) error {
+	be.Now += p.cfg.Costs.PinNs
+	b, _, err := p.ctl.GetBuffer(nil)
+	if err != nil {
+		return err
+	}
+	s := p.states[b]
+	if s&pg.FlagDirty != 0 {
+		// FlushBuffer of the victim, pinned: its state word carries the pin.
+		p.states[b] += pg.RefcountOne
+		p.flushBuffer(be, b, strategy.Normal)
+		p.scheduleWriteback(be, b, strategy.Normal)
+		s = p.states[b] - pg.RefcountOne
+	}
+	if s&pg.FlagValid != 0 {
+		counts[OpEvictions]++
+	}
+	if s&pg.FlagTagValid != 0 {
+		t := p.tags[b]
+		p.rels[t.Rel].mapping.remove(t.Block) // BufTableDelete
+	}
+	// assign, then Unpin: BM_TAG_VALID | BM_VALID, usage 1, no pin.
+	ns := s&pg.RefcountMask | pg.FlagTagValid | pg.FlagValid
+	if rs.permanent {
+		ns |= pg.FlagPermanent
+	}
+	t := pg.BufferTag{Rel: rel, Block: blk}
+	p.states[b] = ns.WithUsage(1)
+	p.tags[b] = t
+	rs.mapping.insert(blk, b) // BufTableInsert
+	rs.reads++
+	be.Buf.Read++
+	counts[OpReads]++ // CountRead of one block: one I/O, one block, on every version
+	counts[OpReadBlocks]++
+	before := be.Now
+	be.Now = p.io.SyncRead(be, t, 1)
+	p.countReadTime(be, nil, be.Now-before)
+	return nil
+}
+
 // PrefetchBatch is how many requests a Prefetcher fetches memory for at a time.
 const PrefetchBatch = 32
 
@@ -85,9 +140,10 @@ const PrefetchBatch = 32
 //     small pool's is in the CPU's cache already);
 //   - batch k+2: the state word of the buffer a mapping entry names, and for
 //     a block the pool does not hold, its page-cache index entry;
-//   - batch k+1: the page-cache page those index entries name, and the
-//     mapping entries of the usage-0 buffers just ahead of the clock hand (a
-//     valid one loses its entry when it is evicted).
+//   - batch k+1: the page-cache page those index entries name, and, in a
+//     pool of handPrefetchBuffers or more, the mapping entries of the
+//     usage-0 buffers just ahead of the clock hand (a valid one loses its
+//     entry when it is evicted).
 //
 // The blocks are looked up as the pool is when Ahead runs; an access that
 // meets something else by its turn only misses the CPU's cache as it would
@@ -98,6 +154,12 @@ type Prefetcher struct {
 	miss  [2][PrefetchBatch]uint32 // the blocks of batches k+1, k+2 not in the pool
 	nmiss [2]int
 }
+
+// handPrefetchBuffers is the smallest pool whose victims' mapping entries
+// Ahead fetches: a smaller pool's state words and tags stay in the CPU's
+// cache, and the mapping entry an eviction clears is a store, which waits
+// for no load.
+const handPrefetchBuffers = 1 << 18
 
 // NewPrefetcher is a Prefetcher of relation rel's blocks.
 func (p *Pool) NewPrefetcher(rel pg.RelID) *Prefetcher {
@@ -122,7 +184,7 @@ func (f *Prefetcher) Ahead(blocks []uint32, k int) {
 	st.Prefetch(f.rel, near[:f.nmiss[(k+1)%2]], false)
 	st.PrefetchReclaim(f.nmiss[(k+1)%2])
 	f.nmiss[(k+1)%2] = 0
-	if !hashed && p.repl == nil && p.ctl.FreeListLen() == 0 {
+	if !hashed && p.n >= handPrefetchBuffers && p.repl == nil && p.ctl.FreeListLen() == 0 {
 		b := int(p.ctl.Hand())
 		for range 2 * PrefetchBatch {
 			if s := p.states[b]; s&pg.FlagTagValid != 0 && s.Usage() == 0 {

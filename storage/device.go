@@ -112,7 +112,8 @@ type deviceQueue struct {
 	headFree int64 // when the head got there
 	// lastStart is when the last request submitted started being served
 	// (the crash model's moment a write begins reaching the medium).
-	lastStart int64
+	lastStart               int64
+	xferN, xferRate, xferNs int64 // n * 1e9 / rate of the last request
 	// Requests and bytes served, for reports.
 	Reads, Writes         int64
 	ReadBytes, WriteBytes int64
@@ -152,7 +153,12 @@ func (q *deviceQueue) submit(now, off, n int64, write bool) int64 {
 	if write && q.d.WriteBytesPerSec > 0 {
 		rate = q.d.WriteBytesPerSec
 	}
-	xfer := n * 1_000_000_000 / rate
+	// The transfer time of the last size and rate asked (a replay's reads
+	// are mostly one size: a division saved each).
+	if n != q.xferN || rate != q.xferRate {
+		q.xferN, q.xferRate, q.xferNs = n, rate, n*1_000_000_000/rate
+	}
+	xfer := q.xferNs
 	done := max(start+access, q.bus) + xfer
 	q.bus = done
 	q.units[u] = done
