@@ -98,9 +98,28 @@ type fileIndex struct {
 	dirty []int32
 }
 
+// lruList is one LRU list as a log of its pages from the tail (the least
+// recently added, log[start]) to the head (the end): a page added at the
+// head is appended, one unlinked leaves a 0 where it was (its place is in
+// the page: pos), and the tail skips the 0s. The order is a doubly linked
+// list's — the lists only ever gain pages at the head — but adding and
+// unlinking touch no neighbouring page, and walking from the tail (reclaim,
+// a drop of the caches) reads the log in order instead of chasing links
+// through the page array at random. The log is compacted, in place, when
+// it is full and half of it or more is 0s.
 type lruList struct {
-	head, tail int32
-	n          int
+	log   []int32
+	start int // log[start] is the tail (a page) unless start == len(log)
+	dead  int // 0s in log[start:]
+	n     int
+}
+
+// tail is the list's tail page, or 0.
+func (l *lruList) tail() int32 {
+	if l.start < len(l.log) {
+		return l.log[l.start]
+	}
+	return 0
 }
 
 const (
@@ -110,12 +129,12 @@ const (
 )
 
 type page struct {
-	file       int32
-	blk        uint32
-	prev, next int32
-	list       uint8
-	flags      uint8
-	readyAt    int64 // when its read completes (the page is locked until then)
+	file    int32
+	blk     uint32
+	pos     int32 // its place in its list's log
+	list    uint8
+	flags   uint8
+	readyAt int64 // when its read completes (the page is locked until then)
 }
 
 // A page is 32 bytes, so that one never spans two cache lines (the array
@@ -209,32 +228,42 @@ func (c *pageCache) size() int { return c.lists[inactive].n + c.lists[active].n 
 func (c *pageCache) unlink(n int32) {
 	p := &c.nodes[n]
 	l := &c.lists[p.list]
-	if p.prev != 0 {
-		c.nodes[p.prev].next = p.next
-	} else {
-		l.head = p.next
-	}
-	if p.next != 0 {
-		c.nodes[p.next].prev = p.prev
-	} else {
-		l.tail = p.prev
-	}
-	p.prev, p.next = 0, 0
+	l.log[p.pos] = 0
+	l.dead++
 	l.n--
+	if int(p.pos) == l.start { // the tail: on to the next page
+		for l.start < len(l.log) && l.log[l.start] == 0 {
+			l.start++
+			l.dead--
+		}
+	}
+	p.pos = 0
 }
 
 func (c *pageCache) pushHead(n int32, list uint8) {
-	p := &c.nodes[n]
 	l := &c.lists[list]
-	p.list = list
-	p.prev, p.next = 0, l.head
-	if l.head != 0 {
-		c.nodes[l.head].prev = n
-	} else {
-		l.tail = n
+	if len(l.log) == cap(l.log) && 2*(l.start+l.dead) >= len(l.log) && len(l.log) > 0 {
+		c.compact(l)
 	}
-	l.head = n
+	p := &c.nodes[n]
+	p.list = list
+	p.pos = int32(len(l.log))
+	l.log = append(l.log, n)
 	l.n++
+}
+
+// compact moves list l's pages to the start of its log, in order, and
+// tells each its new place.
+func (c *pageCache) compact(l *lruList) {
+	j := 0
+	for _, n := range l.log[l.start:] {
+		if n != 0 {
+			l.log[j] = n
+			c.nodes[n].pos = int32(j)
+			j++
+		}
+	}
+	l.log, l.start, l.dead = l.log[:j], 0, 0
 }
 
 // insert adds a page for (f, blk) at the inactive head and returns it.
@@ -338,10 +367,10 @@ func isqrt(x int) int {
 // victim picks the next page to reclaim (after balancing the lists), or 0.
 func (c *pageCache) victim() int32 {
 	for c.lists[active].n > 0 && c.inactiveIsLow() {
-		n := c.lists[active].tail
+		n := c.lists[active].tail()
 		c.unlink(n)
 		c.nodes[n].flags &^= flagReferenced
 		c.pushHead(n, inactive)
 	}
-	return c.lists[inactive].tail
+	return c.lists[inactive].tail()
 }

@@ -447,13 +447,16 @@ func (s *Storage) SyncAll(now int64) (int64, SyncStats) {
 func (s *Storage) DropCaches(now int64) int {
 	dropped := 0
 	for list := range s.cache.lists {
-		for p := s.cache.lists[list].tail; p != 0; {
-			prev := s.cache.nodes[p].prev
+		l := &s.cache.lists[list]
+		for i := l.start; i < len(l.log); i++ { // from the tail (removals only write 0s behind)
+			p := l.log[i]
+			if p == 0 {
+				continue
+			}
 			if pc := s.cache.nodes[p]; pc.flags&flagDirty == 0 && pc.readyAt <= now {
 				s.cache.remove(p)
 				dropped++
 			}
-			p = prev
 		}
 	}
 	return dropped
@@ -605,13 +608,18 @@ func (s *Storage) PrefetchReclaim(n int) {
 	if s.flat || c.capacity == 0 || n == 0 || c.size()+n <= c.capacity {
 		return
 	}
-	for p, i := c.lists[inactive].tail, 0; p != 0 && i < 2*n; i++ {
+	l := &c.lists[inactive]
+	for i, k := l.start, 0; i < len(l.log) && k < 2*n; i++ {
+		p := l.log[i]
+		if p == 0 {
+			continue
+		}
+		k++
 		pc := &c.nodes[p]
 		if fi := &c.files[pc.file]; int(pc.blk>>leafBits) < len(fi.leaves) {
 			if leaf := fi.leaves[pc.blk>>leafBits]; leaf != nil {
 				prefetch.Line(unsafe.Pointer(&leaf[pc.blk&(leafSize-1)]))
 			}
 		}
-		p = pc.prev
 	}
 }

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -169,25 +170,33 @@ func TestConfigErrors(t *testing.T) {
 }
 
 // checkCache verifies the lists and the index agree: every listed page is
-// indexed under its block, the counts match the lists, nothing is listed twice.
+// indexed under its block and knows its place in its list's log, the counts
+// match the lists, nothing is listed twice, the tail is a page.
 func checkCache(t *testing.T, s *Storage) {
 	t.Helper()
 	c := s.cache
 	seen := map[int32]bool{}
 	for list := range c.lists {
-		n := 0
-		prev := int32(0)
-		for p := c.lists[list].head; p != 0; p = c.nodes[p].next {
+		l := &c.lists[list]
+		n, zeros := 0, 0
+		for i, p := range l.log {
+			if p == 0 {
+				zeros++
+				continue
+			}
+			require.GreaterOrEqual(t, i, l.start, "page %d before the tail", p)
 			require.False(t, seen[p], "page %d listed twice", p)
 			seen[p] = true
 			require.Equal(t, uint8(list), c.nodes[p].list)
-			require.Equal(t, prev, c.nodes[p].prev)
+			require.Equal(t, int32(i), c.nodes[p].pos)
 			require.Equal(t, p, c.lookup(c.nodes[p].file, c.nodes[p].blk))
-			prev = p
 			n++
 		}
-		require.Equal(t, c.lists[list].n, n)
-		require.Equal(t, prev, c.lists[list].tail)
+		require.Equal(t, l.n, n)
+		require.Equal(t, l.start+l.dead, zeros)
+		if l.start < len(l.log) {
+			require.NotZero(t, l.log[l.start], "the tail is a page")
+		}
 	}
 	require.LessOrEqual(t, c.size(), max(c.capacity, 0))
 }
@@ -284,4 +293,51 @@ func TestHDDCommitsOncePerRevolution(t *testing.T) {
 		require.Equal(t, prev+d.RevolutionNs+xfer, done)
 		prev = done
 	}
+}
+
+// TestLRUListIsALinkedList: the log form of an LRU list gives the order a
+// doubly linked list does (pages added at the head only, unlinked from
+// anywhere) through random adds and unlinks, with compactions between: the
+// tail and the walk from the tail match a plain slice kept in that order.
+func TestLRUListIsALinkedList(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	c := newPageCache(0)
+	const pages = 3000
+	c.nodes = make([]page, pages+1)
+	var ref []int32 // tail first
+	in := map[int32]bool{}
+	for step := 0; step < 200000; step++ {
+		if n := int32(1 + r.IntN(pages)); !in[n] && r.IntN(3) > 0 {
+			c.pushHead(n, inactive)
+			ref = append(ref, n)
+			in[n] = true
+		} else if len(ref) > 0 {
+			// unlink: the tail half the time, else anywhere
+			i := 0
+			if r.IntN(2) == 0 {
+				i = r.IntN(len(ref))
+			}
+			n := ref[i]
+			c.unlink(n)
+			ref = append(ref[:i], ref[i+1:]...)
+			delete(in, n)
+		}
+		l := &c.lists[inactive]
+		want := int32(0)
+		if len(ref) > 0 {
+			want = ref[0]
+		}
+		require.Equal(t, want, l.tail(), "step %d", step)
+		require.Equal(t, len(ref), l.n)
+		if step%997 == 0 {
+			var walk []int32
+			for _, n := range l.log[l.start:] {
+				if n != 0 {
+					walk = append(walk, n)
+				}
+			}
+			require.Equal(t, append([]int32(nil), ref...), walk, "step %d", step)
+		}
+	}
+	require.LessOrEqual(t, cap(c.lists[inactive].log), 8*pages, "the log is compacted")
 }
