@@ -83,6 +83,35 @@ func (p *Pool) CleanOneBuffer(be *Backend, b pg.Buffer) (written, reusable bool)
 	return true, true
 }
 
+// CleanRun is CleanOneBuffer over buffers from+1, from+2, … (at most k of
+// them, within the pool) while fewer than need of them have been found
+// reusable: BgBufferSync's scan loop between two of its other stops (the
+// pool's end, where the caller counts a pass, and bgwriter_lru_maxpages:
+// the run ends once it has written left buffers, full). It returns how many
+// buffers it scanned, wrote and found reusable (the written ones included).
+func (p *Pool) CleanRun(be *Backend, from, k, need int, left int64) (scanned, written, reusable int, full bool) {
+	states := p.states[from+1 : from+1+k]
+	for i, s := range states {
+		if reusable >= need {
+			break
+		}
+		scanned++
+		if s.Refcount() != 0 || s.Usage() != 0 {
+			continue
+		}
+		if s&pg.FlagValid == 0 || s&pg.FlagDirty == 0 || s&pg.FlagIOInProgress != 0 {
+			reusable++
+			continue
+		}
+		p.CleanOneBuffer(be, pg.Buffer(from+1+i))
+		reusable++
+		if written++; int64(written) >= left {
+			return scanned, written, reusable, true
+		}
+	}
+	return scanned, written, reusable, false
+}
+
 // scheduleWriteback is ScheduleBufferTagForWriteback (bufmgr.c): a buffer
 // just written joins the process's pending write-backs (its WritebackContext,
 // at most FlushAfter[its type] of them: checkpoint_flush_after for the

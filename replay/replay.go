@@ -53,8 +53,12 @@ import (
 // of ids overlap instead of queueing. Each scheduler step makes the accesses
 // up to the next batch boundary in one call (Pool.ReadRelease), stopping
 // where a background process is due, as the scheduler would have run it
-// between two one-access steps. None of it changes a result
-// (TestReplayOracleSameAsBefore).
+// between two one-access steps; its misses take a short path too (the
+// victim, its mapping entries, the read and the counters, without the
+// general path's pin bookkeeping and ring and tracer checks). The
+// relation's buffer mapping is one flat array (Pool.FlattenMapping, up to
+// flatBlocks blocks) whatever the pool's size, a lookup one load fetched
+// ahead. None of it changes a result (TestReplayOracleSameAsBefore).
 
 // Result is a replay's counts.
 type Result struct {

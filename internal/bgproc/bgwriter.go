@@ -191,20 +191,18 @@ func (w *BgWriter) bgBufferSync() bool {
 
 	toScan, written, reusable := bufsToLap, 0, reusableEst
 	for toScan > 0 && reusable < upcoming {
-		wrote, reuse := pool.CleanOneBuffer(w.be, pg.Buffer(w.nextToClean+1))
-		if w.nextToClean++; w.nextToClean >= n {
+		// SyncOneBuffer on each buffer up to the pool's end (a pass) at most.
+		k, wr, re, full := pool.CleanRun(w.be, w.nextToClean, min(toScan, n-w.nextToClean), upcoming-reusable, maxPages-int64(written))
+		if w.nextToClean += k; w.nextToClean >= n {
 			w.nextToClean = 0
 			w.nextPasses++
 		}
-		toScan--
-		if wrote {
-			reusable++
-			if written++; int64(written) >= maxPages {
-				w.Stats.MaxWritten++
-				break
-			}
-		} else if reuse {
-			reusable++
+		toScan -= k
+		written += wr
+		reusable += re
+		if full {
+			w.Stats.MaxWritten++
+			break
 		}
 	}
 	w.Stats.Clean += int64(written)
