@@ -121,7 +121,7 @@ func (s *Storage) Crash(at int64) []PageWrite {
 	for i := range q.units {
 		q.units[i] = 0
 	}
-	q.bus, q.nextIO, q.head, q.headFree = 0, 0, -1, 0
+	q.bus, q.nextIO, q.head, q.headFree, q.nextUnit = 0, 0, -1, 0, 0
 	return torn
 }
 

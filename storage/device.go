@@ -106,6 +106,7 @@ func LookupDevice(name string) (Device, error) {
 type deviceQueue struct {
 	d        Device
 	units    []int64
+	nextUnit int // the unit taken longest ago (see submit)
 	bus      int64
 	nextIO   int64 // the earliest start the IOPS cap allows
 	head     int64 // byte offset after the last request (disks)
@@ -127,11 +128,14 @@ func newDeviceQueue(d Device) *deviceQueue {
 // submit serves a request of n bytes at byte offset off made at time now and
 // returns when it completes.
 func (q *deviceQueue) submit(now, off, n int64, write bool) int64 {
-	u := 0
-	for i, t := range q.units {
-		if t < q.units[u] {
-			u = i
-		}
+	// The unit free soonest. Every request completes no earlier than the
+	// one before it (done below is at least the bus's last completion), so
+	// the units, taken in turn, are in order of their free times from the
+	// one taken longest ago: it is the earliest (or level with it, which
+	// changes no time).
+	u := q.nextUnit
+	if q.nextUnit++; q.nextUnit == len(q.units) {
+		q.nextUnit = 0
 	}
 	start := max(now, q.units[u], q.nextIO)
 	q.lastStart = start

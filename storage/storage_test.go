@@ -341,3 +341,28 @@ func TestLRUListIsALinkedList(t *testing.T) {
 	}
 	require.LessOrEqual(t, cap(c.lists[inactive].log), 8*pages, "the log is compacted")
 }
+
+// TestDeviceUnitTakenInTurn: the unit a request takes in turn is always one
+// free soonest (what a search of every unit finds, or level with it), on
+// every profile, through random requests — reads and writes, sequential and
+// not, at times that go backwards as processes' clocks do.
+func TestDeviceUnitTakenInTurn(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, name := range DeviceNames() {
+		q := newDeviceQueue(Devices[name])
+		now := int64(0)
+		for i := 0; i < 20000; i++ {
+			soonest := q.units[0]
+			for _, u := range q.units {
+				soonest = min(soonest, u)
+			}
+			require.Equal(t, soonest, q.units[q.nextUnit], "%s request %d", name, i)
+			now += int64(r.IntN(200_000)) - 60_000
+			off := int64(r.IntN(1<<20)) * pg.BLCKSZ
+			if r.IntN(3) == 0 {
+				off = q.head
+			}
+			q.submit(max(now, 0), off, int64(1+r.IntN(16))*pg.BLCKSZ, r.IntN(4) == 0)
+		}
+	}
+}
