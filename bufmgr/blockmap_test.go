@@ -1,6 +1,7 @@
 package bufmgr
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pgbufsim/pgbufsim/internal/rng"
@@ -189,53 +190,28 @@ func TestBlockMapHashed(t *testing.T) {
 // limit. growN of k blocks leaves what k grows do.
 func TestBlockMapFlatten(t *testing.T) {
 	for _, hashed := range []bool{false, true} {
-		r := rng.New(11)
 		a := &leafAlloc{denseBlocks: 2 * mapLeafPages, hashed: hashed}
 		m := newBlockMap(5*mapLeafPages+123, a) // past the limit: sparse from the start
 		require.True(t, m.sparse)
-		ref := make([]pg.Buffer, m.len())
-		next := pg.Buffer(1)
-		step := func() {
-			blk := pg.BlockNumber(r.Uint64n(uint64(len(ref))))
-			if ref[blk] == pg.InvalidBuffer {
-				m.insert(blk, next)
-				ref[blk] = next
-				next++
-			} else {
-				m.remove(blk)
-				ref[blk] = pg.InvalidBuffer
-			}
-		}
-		check := func(what string) {
-			require.Equal(t, len(ref), m.len(), what)
-			for blk, b := range ref {
-				if got := m.get(pg.BlockNumber(blk)); got != b {
-					require.Equal(t, b, got, "%s (hashed=%v): block %d", what, hashed, blk)
-				}
-			}
-		}
-		for i := 0; i < 8000; i++ {
-			step()
-		}
-		check("sparse")
+		d := &mapModel{m: &m, ref: make([]pg.Buffer, m.len()), next: 1, r: rng.New(11)}
+		d.steps(8000)
+		d.check(t, fmt.Sprintf("sparse, hashed=%v", hashed))
 		m.flatten()
 		require.False(t, m.sparse)
 		require.Nil(t, m.leaves)
 		require.Nil(t, m.hash.slots)
-		check("flattened")
+		d.check(t, "flattened")
 		if !hashed {
 			for _, leaf := range a.free {
 				require.Equal(t, mapLeaf{}, *leaf, "a leaf given back is all InvalidBuffer")
 			}
 		}
-		for i := 0; i < 8000; i++ {
-			step()
-		}
-		check("flat")
+		d.steps(8000)
+		d.check(t, "flat")
 		m.growN(3)
-		ref = append(ref, 0, 0, 0)
+		d.ref = append(d.ref, 0, 0, 0)
 		require.True(t, m.sparse, "grown past the dense limit")
-		check("sparse again")
+		d.check(t, "sparse again")
 	}
 	// growN against grow, across the dense limit and leaf boundaries.
 	for _, hashed := range []bool{false, true} {
@@ -255,6 +231,41 @@ func TestBlockMapFlatten(t *testing.T) {
 			require.Equal(t, len(m1.leaves), len(m2.leaves))
 			require.Equal(t, len(m1.counts), len(m2.counts))
 			require.Equal(t, m1.get(5), m2.get(5))
+		}
+	}
+}
+
+// mapModel drives a blockMap and a plain slice, its model, with the same
+// random inserts and removes.
+type mapModel struct {
+	m    *blockMap
+	ref  []pg.Buffer
+	next pg.Buffer
+	r    *rng.PCG
+}
+
+// steps maps k random blocks that are unmapped and unmaps those mapped.
+func (d *mapModel) steps(k int) {
+	for range k {
+		blk := pg.BlockNumber(d.r.Uint64n(uint64(len(d.ref))))
+		if d.ref[blk] != pg.InvalidBuffer {
+			d.m.remove(blk)
+			d.ref[blk] = pg.InvalidBuffer
+			continue
+		}
+		d.m.insert(blk, d.next)
+		d.ref[blk] = d.next
+		d.next++
+	}
+}
+
+// check fails unless the map answers every lookup as the slice does.
+func (d *mapModel) check(t *testing.T, what string) {
+	t.Helper()
+	require.Equal(t, len(d.ref), d.m.len(), what)
+	for blk, want := range d.ref {
+		if got := d.m.get(pg.BlockNumber(blk)); got != want {
+			t.Fatalf("%s: block %d maps to buffer %d, want %d", what, blk, got, want)
 		}
 	}
 }
