@@ -124,6 +124,16 @@ func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Wri
 	return hs, nil
 }
 
+// Settings is the measurement as a cluster line's machine settings:
+// host_time_scale, host_cpus and (when measured) the device's fdatasync.
+func (h *HostScale) Settings() string {
+	s := fmt.Sprintf("host_time_scale=%g host_cpus=%d", h.Scale, h.CPUs)
+	if h.Device != nil {
+		s += " " + h.Device.Settings()
+	}
+	return s
+}
+
 // String is the measurement as the command prints it.
 func (h *HostScale) String() string {
 	var b strings.Builder

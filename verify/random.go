@@ -20,7 +20,23 @@ type RandomOptions struct {
 	MaxPoolMB int    // gen.Options.MaxPoolMB
 	OutDir    string // where each disagreement is written as a scenario file ("" for none)
 	Progress  io.Writer
+	// SimulateHost runs each scenario on the server's host as measured
+	// (MeasureHostScale: host_time_scale, host_cpus, the device's fdatasync,
+	// put on the scenario's cluster line) instead of the default machine of
+	// unlimited cores at scale 1. The server's leader, parallel workers and
+	// I/O workers share this host's few cores; in the simulator with a core
+	// each, a parallel scan's workers start and read at their own pace, and
+	// which participant reads which blocks — the I/O counts, and which ring
+	// meets the hint-dirtied pages and writes them — follows from that
+	// timing. The host is measured before the first scenario and again every
+	// HostEvery scenarios (0: only once), as the host's load moves.
+	SimulateHost bool
+	HostEvery    int
 }
+
+// hostRuns is how many calibration steps a host measurement takes the
+// median of (each ~5 s): the host's load moves one run by ±20%.
+const hostRuns = 3
 
 // RandomSummary counts what a random run found.
 type RandomSummary struct {
@@ -49,13 +65,24 @@ func RunRandom(ctx context.Context, o RandomOptions) (RandomSummary, error) {
 			return sum, err
 		}
 	}
+	host := ""
 	for i := 0; i < o.N; i++ {
 		if err := ctx.Err(); err != nil {
 			return sum, err
 		}
+		if o.SimulateHost && (i == 0 || o.HostEvery > 0 && i%o.HostEvery == 0) {
+			hs, err := MeasureHostScale(ctx, o.PGBin, hostRuns, nil)
+			if err != nil {
+				return sum, fmt.Errorf("measuring the host: %w", err)
+			}
+			host = hs.Settings()
+			if o.Progress != nil {
+				fmt.Fprintf(o.Progress, "host: %s (calibration %v ms on the server, %.1f simulated)\n", host, hs.RealMs, hs.SimMs)
+			}
+		}
 		seed := o.FirstSeed + uint64(i)
 		name := fmt.Sprintf("random-pg%d-seed%d.scn", o.Version, seed)
-		src := gen.Generate(seed, gen.Options{Version: o.Version, MaxPoolMB: o.MaxPoolMB})
+		src := gen.Generate(seed, gen.Options{Version: o.Version, MaxPoolMB: o.MaxPoolMB, Host: host})
 		sum.Scenarios++
 		rep, err := Run(ctx, name, src, Options{PGBin: o.PGBin, Seed: 1})
 		if err == nil && !rep.OK() {
@@ -94,6 +121,9 @@ func RunRandom(ctx context.Context, o RandomOptions) (RandomSummary, error) {
 		fmt.Fprintf(&b, "# Found by scripts/verify-random -version %d (seed %d): outside tolerance twice on PostgreSQL %d.\n", o.Version, seed, o.Version)
 		for _, w := range why {
 			fmt.Fprintf(&b, "#   %s\n", w)
+		}
+		if host != "" {
+			b.WriteString("# The cluster line ends in the host as measured for this run (host_time_scale and the device's fdatasync move with the host's load).\n")
 		}
 		b.WriteString("# Explain or fix each before adding this file to verify/testdata/suite.\n")
 		b.WriteString(src)

@@ -3,7 +3,10 @@
 // ready-to-add scenario file. scripts/verify-random wraps it with the server
 // from scripts/pgbin:
 //
-//	scripts/verify-random -n 200 -version 18 [-seed 1] [-max-pool 256] [-out DIR]
+//	scripts/verify-random -n 200 -version 18 [-seed 1] [-max-pool 256] [-out DIR] [-host=false] [-host-every 25]
+//
+// By default each scenario runs on the server's host as measured (see
+// verify.RandomOptions.SimulateHost).
 package main
 
 import (
@@ -23,15 +26,17 @@ func main() {
 	seed := flag.Uint64("seed", 1, "the first seed (scenarios use seed … seed+n−1)")
 	maxPool := flag.Int("max-pool", 256, "the largest shared_buffers in MB (16–256)")
 	out := flag.String("out", "random-disagreements", "where each disagreement is written as a scenario file")
+	host := flag.Bool("host", true, "simulate the server's host (host_time_scale, host_cpus, the device's fdatasync, measured); -host=false: unlimited cores at scale 1")
+	hostEvery := flag.Int("host-every", 25, "measure the host again every N scenarios (0: once)")
 	flag.Parse()
 	if *pgbin == "" || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: verify-random -pgbin DIR -version N [-n N] [-seed S] [-max-pool MB] [-out DIR]")
+		fmt.Fprintln(os.Stderr, "usage: verify-random -pgbin DIR -version N [-n N] [-seed S] [-max-pool MB] [-out DIR] [-host=false] [-host-every N]")
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	sum, err := verify.RunRandom(ctx, verify.RandomOptions{PGBin: *pgbin, Version: *version, N: *n, FirstSeed: *seed,
-		MaxPoolMB: *maxPool, OutDir: *out, Progress: os.Stdout})
+		MaxPoolMB: *maxPool, OutDir: *out, Progress: os.Stdout, SimulateHost: *host, HostEvery: *hostEvery})
 	fmt.Println(sum)
 	for _, f := range sum.Files {
 		fmt.Println("wrote", f)
