@@ -59,6 +59,10 @@ func hostScaleScenarioOn(cpus int) string {
 	return strings.Replace(HostScaleScenario, "bgwriter_lru_maxpages=0\n", fmt.Sprintf("bgwriter_lru_maxpages=0 host_cpus=%d\n", cpus), 1)
 }
 
+// HostScaleRuns is how many calibration steps a host measurement takes the
+// median of (each ~5 s): the host's load moves one run by ±20%.
+const HostScaleRuns = 3
+
 // HostScale is a measurement of host_time_scale on a server's host.
 type HostScale struct {
 	Server string

@@ -72,7 +72,7 @@ func TestHostScaleFlood(t *testing.T) {
 			bin := pgBinFor(t, major)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			hs, err := MeasureHostScale(ctx, bin, 3, nil) // the median of 3: the host's load moves one run by ±20%
+			hs, err := MeasureHostScale(ctx, bin, HostScaleRuns, nil)
 			require.NoError(t, err)
 			require.Greater(t, hs.Scale, 0.0)
 			t.Logf("PostgreSQL %s: host_time_scale=%g host_cpus=%d (%v ms on the server, %.1f simulated); fdatasync %v ms: %s", hs.Server, hs.Scale, hs.CPUs, hs.RealMs, hs.SimMs, hs.Device.MedianMs, hs.Device.Settings())

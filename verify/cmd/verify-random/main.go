@@ -6,7 +6,7 @@
 //	scripts/verify-random -n 200 -version 18 [-seed 1] [-max-pool 256] [-out DIR] [-host=false] [-host-every 25]
 //
 // By default each scenario runs on the server's host as measured (see
-// verify.RandomOptions.SimulateHost).
+// random.Options.SimulateHost).
 package main
 
 import (
@@ -16,7 +16,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/pgbufsim/pgbufsim/verify"
+	"github.com/pgbufsim/pgbufsim/verify/random"
 )
 
 func main() {
@@ -35,7 +35,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	sum, err := verify.RunRandom(ctx, verify.RandomOptions{PGBin: *pgbin, Version: *version, N: *n, FirstSeed: *seed,
+	sum, err := random.Run(ctx, random.Options{PGBin: *pgbin, Version: *version, N: *n, FirstSeed: *seed,
 		MaxPoolMB: *maxPool, OutDir: *out, Progress: os.Stdout, SimulateHost: *host, HostEvery: *hostEvery})
 	fmt.Println(sum)
 	for _, f := range sum.Files {

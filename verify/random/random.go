@@ -1,4 +1,6 @@
-package verify
+// Package random runs random scenarios (package verify/gen) through verify
+// on a real server and writes each disagreement as a ready-to-add scenario.
+package random
 
 import (
 	"context"
@@ -8,11 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pgbufsim/pgbufsim/verify"
 	"github.com/pgbufsim/pgbufsim/verify/gen"
 )
 
-// RandomOptions configure a run of random scenarios on a real server.
-type RandomOptions struct {
+// Options configure a run of random scenarios on a real server.
+type Options struct {
 	PGBin     string
 	Version   int    // the server's major version (checked against the server)
 	N         int    // how many scenarios
@@ -21,7 +24,7 @@ type RandomOptions struct {
 	OutDir    string // where each disagreement is written as a scenario file ("" for none)
 	Progress  io.Writer
 	// SimulateHost runs each scenario on the server's host as measured
-	// (MeasureHostScale: host_time_scale, host_cpus, the device's fdatasync,
+	// (verify.MeasureHostScale: host_time_scale, host_cpus, the device's fdatasync,
 	// put on the scenario's cluster line) instead of the default machine of
 	// unlimited cores at scale 1. The server's leader, parallel workers and
 	// I/O workers share this host's few cores; in the simulator with a core
@@ -34,26 +37,22 @@ type RandomOptions struct {
 	HostEvery    int
 }
 
-// hostRuns is how many calibration steps a host measurement takes the
-// median of (each ~5 s): the host's load moves one run by ±20%.
-const hostRuns = 3
-
-// RandomSummary counts what a random run found.
-type RandomSummary struct {
+// Summary counts what a random run found.
+type Summary struct {
 	Scenarios, Judged, Outside int
 	Disagreeing                []uint64 // seeds whose scenario had a figure outside tolerance twice
 	Failed                     []uint64 // seeds whose scenario did not run (an error on either side)
 	Files                      []string // the scenario files written
 }
 
-// RunRandom generates opts.N scenarios and verifies each on the server. A
+// Run generates opts.N scenarios and verifies each on the server. A
 // scenario with a figure outside tolerance runs once more (the server's
 // parallel workers and WAL writer are timing); if it disagrees again, or
 // fails to run, it is written to OutDir as a ready-to-add scenario whose
 // comments give the seed and the figures that disagreed.
-func RunRandom(ctx context.Context, o RandomOptions) (RandomSummary, error) {
-	var sum RandomSummary
-	srv, err := NewServer(o.PGBin)
+func Run(ctx context.Context, o Options) (Summary, error) {
+	var sum Summary
+	srv, err := verify.NewServer(o.PGBin)
 	if err != nil {
 		return sum, err
 	}
@@ -71,7 +70,7 @@ func RunRandom(ctx context.Context, o RandomOptions) (RandomSummary, error) {
 			return sum, err
 		}
 		if o.SimulateHost && (i == 0 || o.HostEvery > 0 && i%o.HostEvery == 0) {
-			hs, err := MeasureHostScale(ctx, o.PGBin, hostRuns, nil)
+			hs, err := verify.MeasureHostScale(ctx, o.PGBin, verify.HostScaleRuns, nil)
 			if err != nil {
 				return sum, fmt.Errorf("measuring the host: %w", err)
 			}
@@ -84,9 +83,9 @@ func RunRandom(ctx context.Context, o RandomOptions) (RandomSummary, error) {
 		name := fmt.Sprintf("random-pg%d-seed%d.scn", o.Version, seed)
 		src := gen.Generate(seed, gen.Options{Version: o.Version, MaxPoolMB: o.MaxPoolMB, Host: host})
 		sum.Scenarios++
-		rep, err := Run(ctx, name, src, Options{PGBin: o.PGBin, Seed: 1})
+		rep, err := verify.Run(ctx, name, src, verify.Options{PGBin: o.PGBin, Seed: 1})
 		if err == nil && !rep.OK() {
-			rep, err = Run(ctx, name, src, Options{PGBin: o.PGBin, Seed: 1})
+			rep, err = verify.Run(ctx, name, src, verify.Options{PGBin: o.PGBin, Seed: 1})
 		}
 		var why []string
 		switch {
@@ -136,7 +135,7 @@ func RunRandom(ctx context.Context, o RandomOptions) (RandomSummary, error) {
 	return sum, nil
 }
 
-func (s RandomSummary) String() string {
+func (s Summary) String() string {
 	return fmt.Sprintf("%d scenarios, %d figures judged, %d outside tolerance; %d scenarios disagreed %v, %d did not run %v",
 		s.Scenarios, s.Judged, s.Outside, len(s.Disagreeing), s.Disagreeing, len(s.Failed), s.Failed)
 }
