@@ -17,11 +17,12 @@ import (
 // Options configure a run of random scenarios on a real server.
 type Options struct {
 	PGBin     string
-	Version   int    // the server's major version (checked against the server)
-	N         int    // how many scenarios
-	FirstSeed uint64 // seeds FirstSeed … FirstSeed+N−1
-	MaxPoolMB int    // gen.Options.MaxPoolMB
-	OutDir    string // where each disagreement is written as a scenario file ("" for none)
+	Version   int      // the server's major version (checked against the server)
+	N         int      // how many scenarios
+	FirstSeed uint64   // seeds FirstSeed … FirstSeed+N−1
+	Seeds     []uint64 // instead of N and FirstSeed: these seeds (a rerun of a run's disagreements)
+	MaxPoolMB int      // gen.Options.MaxPoolMB
+	OutDir    string   // where each disagreement is written as a scenario file ("" for none)
 	Progress  io.Writer
 	// SimulateHost runs each scenario on the server's host as measured
 	// (verify.MeasureHostScale: host_time_scale, host_cpus, the device's fdatasync,
@@ -65,7 +66,11 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		}
 	}
 	host := ""
-	for i := 0; i < o.N; i++ {
+	seeds := o.Seeds
+	for i := 0; len(o.Seeds) == 0 && i < o.N; i++ {
+		seeds = append(seeds, o.FirstSeed+uint64(i))
+	}
+	for i, seed := range seeds {
 		if err := ctx.Err(); err != nil {
 			return sum, err
 		}
@@ -79,7 +84,6 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 				fmt.Fprintf(o.Progress, "host: %s (calibration %v ms on the server, %.1f simulated)\n", host, hs.RealMs, hs.SimMs)
 			}
 		}
-		seed := o.FirstSeed + uint64(i)
 		name := fmt.Sprintf("random-pg%d-seed%d.scn", o.Version, seed)
 		src := gen.Generate(seed, gen.Options{Version: o.Version, MaxPoolMB: o.MaxPoolMB, Host: host})
 		sum.Scenarios++
