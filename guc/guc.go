@@ -126,7 +126,7 @@ var gucs = []gucDef{
 	{name: "max_worker_processes", kind: kindInt, min: 0, max: 262143, restart: true, modelled: true, def: fixed("8"), doc: "enters MaxBackends; caps parallel workers"},
 	{name: "max_wal_senders", kind: kindInt, min: 0, max: 262143, restart: true, modelled: true, def: fixed("10"), doc: "enters MaxBackends"},
 	{name: "max_parallel_workers_per_gather", kind: kindInt, min: 0, max: 1024, modelled: true, def: fixed("2"), doc: "workers per Gather"},
-	{name: "max_parallel_maintenance_workers", kind: kindInt, min: 0, max: 1024, modelled: false, def: fixed("2"), doc: "parallel index builds not simulated: builds are serial"},
+	{name: "max_parallel_maintenance_workers", kind: kindInt, min: 0, max: 1024, modelled: true, def: fixed("2"), doc: "workers of a parallel CREATE INDEX (at most 1 at maintenance_work_mem's 64MB)"},
 	{name: "max_parallel_workers", kind: kindInt, min: 0, max: 1024, modelled: true, def: fixed("8"), doc: "workers in all"},
 	{name: "parallel_leader_participation", kind: kindBool, modelled: true, def: fixed("on"), doc: "the leader scans too"},
 	{name: "min_parallel_table_scan_size", kind: kindSize, unit: pg.UnitBlocks, min: 0, max: 715827882, modelled: true, def: fixed("8MB"), doc: "smallest table scanned in parallel"},

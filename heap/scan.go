@@ -65,6 +65,33 @@ func (t *SyncScans) Report(rel pg.RelID, blk pg.BlockNumber) {
 	}
 }
 
+// SerialScan is heapgettup_advance_block for a forward serial scan of
+// nblocks: from start, wrapping, reporting each position to sync (when not
+// nil) at look-ahead time (17+).
+func SerialScan(sync *SyncScans, rel pg.RelID, nblocks int, start pg.BlockNumber) func() (pg.BlockNumber, bool) {
+	first, cur := true, start
+	return func() (pg.BlockNumber, bool) {
+		if nblocks == 0 {
+			return 0, false
+		}
+		if first {
+			first = false
+			return cur, true
+		}
+		cur++
+		if int(cur) >= nblocks {
+			cur = 0
+		}
+		if sync != nil {
+			sync.Report(rel, cur)
+		}
+		if cur == start {
+			return 0, false
+		}
+		return cur, true
+	}
+}
+
 // ParallelScan is ParallelBlockTableScanDesc: the shared allocation counter
 // of a parallel seq scan.
 type ParallelScan struct {

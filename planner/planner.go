@@ -150,6 +150,21 @@ func ParallelWorkers(pages, minPages, limit int) int {
 	return min(w, limit)
 }
 
+// IndexBuildWorkers is plan_create_index_workers (planner.c) for a btree on
+// a plain table of pages: ParallelWorkers over the heap's pages at most
+// limit (max_parallel_maintenance_workers), then lowered while a
+// participant's share of maintenance_work_mem (the leader's included) is
+// under 32MB. maintenance_work_mem is not a simulated setting: its default,
+// 64MB, leaves room for one worker.
+func IndexBuildWorkers(pages, minPages, limit int) int {
+	const maintenanceWorkMemKB = 64 * 1024
+	w := ParallelWorkers(pages, minPages, limit)
+	for w > 0 && maintenanceWorkMemKB/(w+1) < 32*1024 {
+		w--
+	}
+	return w
+}
+
 // parallelDivisor is get_parallel_divisor: the workers, plus the leader's
 // share (1 − 0.3 × workers, when positive) if it participates.
 func (c Costs) parallelDivisor(workers int) float64 {

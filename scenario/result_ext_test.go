@@ -30,9 +30,9 @@ func exec(t *testing.T, env *scenario.Env, line string) scenario.Output {
 // checkpoint.
 func TestOutputResult(t *testing.T) {
 	env := &scenario.Env{Seed: 1, CheckInvariants: true}
-	n, ok := exec(t, env, "cluster version=18 shared_buffers=16MB catalog_pins=off autovacuum=off max_parallel_maintenance_workers=1").Result.(scenario.Notices)
+	n, ok := exec(t, env, "cluster version=18 shared_buffers=16MB catalog_pins=off autovacuum=off wal_level=replica").Result.(scenario.Notices)
 	require.True(t, ok)
-	require.Equal(t, scenario.Notices{"notice: max_parallel_maintenance_workers is accepted but not simulated (parallel index builds not simulated: builds are serial)"}, n)
+	require.Equal(t, scenario.Notices{"notice: wal_level is accepted but not simulated (replica assumed)"}, n)
 
 	info, ok := exec(t, env, "table t pages=100 tuples_per_page=4").Result.(cluster.TableInfo)
 	require.True(t, ok)

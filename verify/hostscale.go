@@ -59,6 +59,10 @@ func hostScaleScenarioOn(cpus int) string {
 	return strings.Replace(HostScaleScenario, "bgwriter_lru_maxpages=0\n", fmt.Sprintf("bgwriter_lru_maxpages=0 host_cpus=%d\n", cpus), 1)
 }
 
+// HostScaleRuns is how many calibration steps a host measurement takes the
+// median of (each ~5 s): the host's load moves one run by ±20%.
+const HostScaleRuns = 3
+
 // HostScale is a measurement of host_time_scale on a server's host.
 type HostScale struct {
 	Server string
@@ -122,6 +126,16 @@ func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Wri
 	}
 	hs.Device = ds
 	return hs, nil
+}
+
+// Settings is the measurement as a cluster line's machine settings:
+// host_time_scale, host_cpus and (when measured) the device's fdatasync.
+func (h *HostScale) Settings() string {
+	s := fmt.Sprintf("host_time_scale=%g host_cpus=%d", h.Scale, h.CPUs)
+	if h.Device != nil {
+		s += " " + h.Device.Settings()
+	}
+	return s
 }
 
 // String is the measurement as the command prints it.

@@ -40,7 +40,8 @@ func knownRandom(t *testing.T) map[string]string {
 
 // TestRandom is the bounded random run: PGBUFSIM_VERIFY_RANDOM scenarios
 // (default 3) per version, seeds 1…N, pools up to 32MB, each verified on the
-// server (a scenario outside tolerance runs once more). Every figure still
+// server (a scenario outside tolerance runs once more), simulated on the
+// server's host as measured first (random.Options.SimulateHost says why). Every figure still
 // outside tolerance must be one recorded in testdata/random-known.txt with
 // its explanation; any other fails the test, and the scenario is written to
 // $PGBUFSIM_VERIFY_RANDOM_OUT (if set) as a ready-to-add file.
@@ -57,10 +58,15 @@ func TestRandom(t *testing.T) {
 			bin := pgBinFor(t, major)
 			privateTmp(t)
 			before := len(leftovers(t))
+			hctx, hcancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			hs, err := MeasureHostScale(hctx, bin, HostScaleRuns, nil)
+			hcancel()
+			require.NoError(t, err)
+			t.Logf("the host: %s (calibration %v ms on the server, %.1f simulated)", hs.Settings(), hs.RealMs, hs.SimMs)
 			for seed := uint64(1); seed <= uint64(n); seed++ {
 				t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 					name := fmt.Sprintf("random-pg%d-seed%d.scn", major, seed)
-					src := gen.Generate(seed, gen.Options{Version: major, MaxPoolMB: 32})
+					src := gen.Generate(seed, gen.Options{Version: major, MaxPoolMB: 32, Host: hs.Settings()})
 					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 					defer cancel()
 					rep, err := Run(ctx, name, src, Options{PGBin: bin, Seed: 1})

@@ -257,7 +257,7 @@ func (s *Server) walDump(ctx context.Context, start, end pg.LSN, only *regexp.Re
 	// Without an end, pg_waldump reads to the end of valid WAL and then
 	// reports the invalid record it stopped at: an error status, but the
 	// records it printed are complete.
-	if err := cmd.Run(); err != nil && (end != 0 || !strings.Contains(errb.String(), "invalid record length") && !strings.Contains(errb.String(), "could not find a valid record")) {
+	if err := cmd.Run(); err != nil && (end != 0 || !endOfWAL(errb.String())) {
 		return w, fmt.Errorf("pg_waldump %s: %v: %s", strings.Join(args, " "), err, tail(errb.String(), 5))
 	}
 	for _, line := range strings.Split(out.String(), "\n") {
@@ -272,6 +272,17 @@ func (s *Server) walDump(ctx context.Context, start, end pg.LSN, only *regexp.Re
 		w.FPI += int64(strings.Count(line, " FPW"))
 	}
 	return w, nil
+}
+
+// endOfWAL reports whether pg_waldump's error is the end of the WAL written
+// so far, where xlogreader stops on an incomplete record: a zero length in
+// the zeroed rest of a page, no valid first record, or a record continued
+// on a page not written yet (a zero-filled page's header: "invalid magic
+// number 0000", seen on a loaded host while the WAL writer had written the
+// record's first page only).
+func endOfWAL(stderr string) bool {
+	return strings.Contains(stderr, "invalid record length") || strings.Contains(stderr, "could not find a valid record") ||
+		strings.Contains(stderr, "invalid magic number 0000")
 }
 
 // ConnString is the libpq connection string of the server's postgres user
@@ -298,7 +309,7 @@ func (s *Server) WALLines(ctx context.Context) ([]string, error) {
 	var out, errb bytes.Buffer
 	cmd := s.command(ctx, "pg_waldump", "-p", dir, first)
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil && !strings.Contains(errb.String(), "invalid record length") && !strings.Contains(errb.String(), "could not find a valid record") {
+	if err := cmd.Run(); err != nil && !endOfWAL(errb.String()) {
 		return nil, fmt.Errorf("pg_waldump %s: %v: %s", first, err, tail(errb.String(), 5))
 	}
 	return strings.Split(out.String(), "\n"), nil

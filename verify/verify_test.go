@@ -118,3 +118,14 @@ func TestWALPayload(t *testing.T) {
 	require.EqualValues(t, 176, walPayload(0x1FFFFA0, 0x1FFFFA0+176+40))         // across a segment boundary
 	require.EqualValues(t, 8192*2-24*2, walPayload(0x1000028, 0x1000028+8192*2)) // two boundaries
 }
+
+// pg_waldump's errors at the end of the WAL written so far (its stderr on
+// 18beta1, seed 2110 of the random run on a loaded host) end a read without
+// an end LSN; others are errors.
+func TestEndOfWAL(t *testing.T) {
+	require.True(t, endOfWAL("pg_waldump: error: error in WAL record at 0/171D7F88: invalid magic number 0000 in WAL segment 000000010000000000000017, LSN 0/171D8000, offset 1933312\n"))
+	require.True(t, endOfWAL("pg_waldump: error: error in WAL record at 0/1A2B3C8: invalid record length at 0/1A2B400: expected at least 24, got 0\n"))
+	require.True(t, endOfWAL("pg_waldump: error: could not find a valid record after 0/1000000\n"))
+	require.False(t, endOfWAL("pg_waldump: error: error in WAL record at 0/171D7F88: invalid magic number D118 in WAL segment 000000010000000000000017, LSN 0/171D8000, offset 1933312\n"))
+	require.False(t, endOfWAL("pg_waldump: error: could not open file \"000000010000000000000017\": No such file or directory\n"))
+}

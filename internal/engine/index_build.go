@@ -8,6 +8,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/heap"
 	"github.com/pgbufsim/pgbufsim/nbtree"
 	"github.com/pgbufsim/pgbufsim/pg"
+	"github.com/pgbufsim/pgbufsim/planner"
 	"github.com/pgbufsim/pgbufsim/strategy"
 )
 
@@ -23,24 +24,31 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key, 
 	start := c.now
 	nblocks := rel.NPages()
 	ringN := 0
-	var ring *strategy.Ring
 	if nblocks > c.S.NBuffers()/4 {
 		ringN = c.RingBuffers(strategy.BulkRead)
-		ring = strategy.NewRing(strategy.BulkRead, ringN)
 	}
-	next := pg.BlockNumber(0)
-	cb := func() (pg.BlockNumber, bool) {
-		if int(next) >= nblocks {
-			return 0, false
+	// index_build → plan_create_index_workers: btbuild's heap scan in
+	// parallel (_bt_begin_parallel, the leader taking part), each process
+	// with its own ring over a parallel block table (table_beginscan_parallel;
+	// a sync scan's start over NBuffers/4); serially from block 0 otherwise.
+	workers := min(planner.IndexBuildWorkers(nblocks, int(c.S.Int("min_parallel_table_scan_size")), int(c.S.Int("max_parallel_maintenance_workers"))), int(c.S.Int("max_parallel_workers")), int(c.S.Int("max_worker_processes")))
+	var pscan *heap.ParallelScan
+	if workers > 0 {
+		pscan = &heap.ParallelScan{NBlocks: nblocks, SyncScan: ringN > 0 && c.S.Bool("synchronize_seqscans")}
+		if pscan.SyncScan {
+			pscan.Start = c.sync.GetLocation(rel.ID, nblocks)
 		}
-		next++
-		return next - 1, true
 	}
-	p := c.scanParticipant(be, ring, rel, c.newStream(be, ring, rel, false, true, cb), false)
-	if err := c.run([]*participant{p}); err != nil {
+	ps, all, err := c.heapScanners(be, rel, ringN, workers, pscan, heap.SerialScan(nil, rel.ID, nblocks, 0), false, false)
+	if err != nil {
 		return nil, err
 	}
-	be.Now = max(be.Now, c.now)
+	if err := c.run(ps); err != nil {
+		return nil, err
+	}
+	for _, wb := range all { // _bt_parallel_heapscan: the leader waits for every participant
+		be.Now = max(be.Now, wb.Now, c.now)
+	}
 	id := pg.RelID(len(c.rels))
 	c.rels = append(c.rels, nil)
 	ix := nbtree.New(name, rel, id)
@@ -78,22 +86,27 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key, 
 	if c.invals += invals; err != nil {
 		return nil, err
 	}
-	res := &StmtResult{Kind: "Create Index", Relation: rel.Name, Strategy: strategy.BulkRead, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs}
+	res := &StmtResult{Kind: "Create Index", Relation: rel.Name, Strategy: strategy.BulkRead, RingBuffers: ringN, Buf: be.Buf, WAL: be.WAL, IOReadNs: be.IOReadNs, Workers: workers}
+	for _, wb := range all[1:] { // _bt_end_parallel: InstrAccumParallelQuery, as a Gather's workers
+		res.Buf.Add(wb.Buf)
+		res.IOReadNs += wb.IOReadNs
+		res.WAL.Add(wb.WAL)
+		c.statWALTwice.Add(wb.WAL)
+		c.foldWAL(wb)
+	}
 	if ringN == 0 {
 		res.Strategy = strategy.Normal
 	}
 	res.Extra = append(res.Extra, fmt.Sprintf("index %s: %d pages (%d leaves, %d levels)", name, ix.Pages(), ix.Leaves(), len(ix.Levels())))
 	res.IndexPages = ix.Pages()
-	if w := computeParallelWorker(c.S, nblocks, int(c.S.Int("max_parallel_maintenance_workers"))); w > 0 {
-		// plan_create_index_workers would launch workers for the build scan.
-		res.Extra = append(res.Extra, fmt.Sprintf("notice: PostgreSQL would build this with %d parallel workers; the simulated build is serial", w))
+	if workers > 0 {
 		// The parallel build's workers leave pg_class hinted (catpin.Pins.ScanPgClass).
 		if err := c.cat.ScanPgClass(c.pool, be); err != nil {
 			return nil, err
 		}
 	}
 	c.endStatement(be, true)
-	c.finish([]*participant{p})
+	c.finish(append(ps, &participant{be: be}))
 	res.TimeNs = c.now - start
 	c.foldWAL(be)
 	return res, nil

@@ -154,7 +154,6 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	}
 	start := c.now
 
-	var ps []*participant
 	var pscan *heap.ParallelScan
 	if workers > 0 {
 		pscan = &heap.ParallelScan{NBlocks: nblocks, SyncScan: syncscan}
@@ -163,57 +162,13 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 		}
 	}
 	var serialStart pg.BlockNumber
+	var sync *heap.SyncScans // a serial sync scan reports its positions
 	if workers == 0 && syncscan {
-		serialStart = c.sync.GetLocation(rel.ID, nblocks)
+		serialStart, sync = c.sync.GetLocation(rel.ID, nblocks), &c.sync
 	}
-	addParticipant := func(be *bufmgr.Backend) {
-		ring := strategy.NewRing(strategy.BulkRead, ringN)
-		var next func() (pg.BlockNumber, bool)
-		if pscan != nil {
-			w := &heap.ParallelWorker{}
-			next = func() (pg.BlockNumber, bool) { return pscan.NextPage(w, &c.sync, rel.ID) }
-		} else {
-			// heapgettup_advance_block for a forward serial scan: from the
-			// start block, wrapping, reporting at look-ahead time (17+).
-			first, cur := true, serialStart
-			next = func() (pg.BlockNumber, bool) {
-				if nblocks == 0 {
-					return 0, false
-				}
-				if first {
-					first = false
-					return cur, true
-				}
-				cur++
-				if int(cur) >= nblocks {
-					cur = 0
-				}
-				if syncscan {
-					c.sync.Report(rel.ID, cur)
-				}
-				if cur == serialStart {
-					return 0, false
-				}
-				return cur, true
-			}
-		}
-		cfg := c.S.StreamConfig(false)
-		cfg.Advice = false // heapam's seq scans are READ_STREAM_SEQUENTIAL
-		stream := c.pool.NewReadStream(be, ring, rel.ID, cfg, next)
-		ps = append(ps, c.scanParticipant(be, ring, rel, stream, true))
-	}
-	if workers == 0 || s.Bool("parallel_leader_participation") {
-		addParticipant(leader)
-	}
-	var all []*bufmgr.Backend
-	all = append(all, leader)
-	for i := 0; i < workers; i++ {
-		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, c.pool.IO().Cores().Run(leader.Now, c.costs.WorkerStartNs)) // its start-up takes a core
-		if err := c.touchCatalog(wb, catalog.Worker); err != nil {
-			return nil, err
-		}
-		all = append(all, wb)
-		addParticipant(wb)
+	ps, all, err := c.heapScanners(leader, rel, ringN, workers, pscan, heap.SerialScan(sync, rel.ID, nblocks, serialStart), true, true)
+	if err != nil {
+		return nil, err
 	}
 	if err := c.run(ps); err != nil {
 		return nil, err
@@ -222,4 +177,39 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	c.gatherResults(res, all)
 	res.TimeNs = c.now - start
 	return res, nil
+}
+
+// heapScanners are a heap scan's processes, each with its own read stream
+// (READ_STREAM_SEQUENTIAL) and ring of ringN buffers (initscan gives every
+// participant its own BAS_BULKREAD ring): the leader alone reading serial's
+// blocks, or with workers sharing pscan's parallel block table, the leader
+// too under parallel_leader_participation. A worker's start-up takes a
+// core; with touch it does a parallel worker's catalog start-up
+// (catalog.Worker). all is the leader, then the workers.
+func (c *Cluster) heapScanners(leader *bufmgr.Backend, rel *heap.Relation, ringN, workers int, pscan *heap.ParallelScan,
+	serial func() (pg.BlockNumber, bool), prune, touch bool) (ps []*participant, all []*bufmgr.Backend, err error) {
+	add := func(be *bufmgr.Backend) {
+		ring := strategy.NewRing(strategy.BulkRead, ringN)
+		next := serial
+		if workers > 0 {
+			w := &heap.ParallelWorker{}
+			next = func() (pg.BlockNumber, bool) { return pscan.NextPage(w, &c.sync, rel.ID) }
+		}
+		ps = append(ps, c.scanParticipant(be, ring, rel, c.newStream(be, ring, rel, false, true, next), prune))
+	}
+	if workers == 0 || c.S.Bool("parallel_leader_participation") {
+		add(leader)
+	}
+	all = append(all, leader)
+	for i := 0; i < workers; i++ {
+		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, c.pool.IO().Cores().Run(leader.Now, c.costs.WorkerStartNs)) // its start-up takes a core
+		if touch {
+			if err := c.touchCatalog(wb, catalog.Worker); err != nil {
+				return nil, nil, err
+			}
+		}
+		all = append(all, wb)
+		add(wb)
+	}
+	return ps, all, nil
 }

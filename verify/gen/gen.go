@@ -15,6 +15,11 @@ type Options struct {
 	// MaxPoolMB caps shared_buffers (16–256MB; 0 means 256): the bounded run
 	// in scripts/test keeps to small pools so that a scenario takes seconds.
 	MaxPoolMB int
+	// Host is machine settings appended to the cluster line (the server's
+	// host as verify.HostScale.Settings gives it: host_time_scale, host_cpus,
+	// the device's fdatasync); "" simulates the default machine. It draws
+	// nothing from the seed, so a seed's scenario is the same with or without.
+	Host string
 }
 
 // Generate returns a random valid scenario, the same for the same seed and
@@ -60,6 +65,9 @@ func Generate(seed uint64, o Options) string {
 	}
 	if g.IntN(4) == 0 {
 		g.b.WriteString(" max_parallel_workers_per_gather=0")
+	}
+	if o.Host != "" {
+		g.b.WriteString(" " + o.Host)
 	}
 	g.b.WriteString("\n")
 

@@ -52,6 +52,14 @@ func TestGenerateValid(t *testing.T) {
 		require.Positive(t, seen[k], "no generated scenario has %q", k)
 	}
 	require.NotEqual(t, Generate(1, Options{Version: 18}), Generate(2, Options{Version: 18}))
+	// The host's settings end the cluster line and change nothing else.
+	host := "host_time_scale=0.9 host_cpus=2 device_flush=0.5ms device_write_mbps=500"
+	for seed := uint64(1); seed <= 20; seed++ {
+		plain, hosted := Generate(seed, Options{Version: 18}), Generate(seed, Options{Version: 18, Host: host})
+		p, h := strings.Split(plain, "\n"), strings.Split(hosted, "\n")
+		require.Equal(t, p[1]+" "+host, h[1], "seed %d: the cluster line", seed)
+		require.Equal(t, append(p[:1:1], p[2:]...), append(h[:1:1], h[2:]...), "seed %d: the rest", seed)
+	}
 	require.NotContains(t, Generate(7, Options{Version: 15}), "show io", "pg_stat_io is new in 16")
 	require.NotContains(t, Generate(7, Options{Version: 18, MaxPoolMB: 32}), "shared_buffers=64MB")
 }
