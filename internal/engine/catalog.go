@@ -26,7 +26,7 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalog.Kind) error {
 	// with nothing logged.
 	be.SessionWAL = be.Type == bufmgr.ClientBackend || c.wal.InsertLSN() != before
 	if be.Type == bufmgr.ClientBackend {
-		c.StmtStart = c.wal.InsertLSN()
+		c.StmtStart = c.cat.StmtLSN // before the relations it names are opened (catpin.Pins.StmtLSN)
 	}
 	return err
 }
@@ -56,7 +56,12 @@ func (c *Cluster) catalogStep(fn func(be *bufmgr.Backend) error) error {
 // a table with a TOAST table is looked up after by verify's SET STORAGE PLAIN).
 func (c *Cluster) PlaceRows(r *heap.Relation) error {
 	return c.catalogStep(func(be *bufmgr.Backend) error {
-		return c.cat.PlaceRows(c.pool, c.wal, be, r.ID, vacwal.PgClassRow(c.S.Version, r.Reloptions...), vacwal.PgClassRow(c.S.Version), r.HasToast, r.HasToast && !c.txn.active)
+		if err := c.cat.PlaceRows(c.pool, c.wal, be, r.ID, vacwal.PgClassRow(c.S.Version, r.Reloptions...), vacwal.PgClassRow(c.S.Version), r.HasToast, r.HasToast && !c.txn.active); err != nil {
+			return err
+		}
+		// Then its pg_attribute rows, and verify's SET STORAGE PLAIN (catpin.Pins.PlaceAttributes).
+		ncols, plain := catpin.AttColumns(r)
+		return c.cat.PlaceAttributes(c.pool, c.wal, be, r.ID, ncols, r.HasToast, plain, !c.txn.active)
 	})
 }
 

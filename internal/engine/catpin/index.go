@@ -182,6 +182,7 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	k := p.Class.Insert(pgclass.Key{Rel: idx}, classRow)
 	if !p.On || pkey {
 		p.PgIndex().Insert(pgclass.Key{Rel: idx}, pgclass.IndexRowLen(1))
+		p.IndexAttribute(idx)
 		return nil
 	}
 	log := func(n int) { _, be.Now = w.Insert(be.Now, &be.WAL, n, 0) }
@@ -195,9 +196,9 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	log(btreeLeafLen(4))                 // pg_class_oid_index (oid)
 	log(btreeLeafLen(nameKey(name) + 4)) // pg_class_relname_nsp_index (relname, relnamespace)
 	log(btreeLeafLen(8))                 // pg_class_tblspc_relfilenode_index (reltablespace, relfilenode)
-	log(wal.MultiInsertLen(1, pgAttributeRowLen(v), false, false, 0))
-	log(btreeLeafLen(4 + nameKey(column))) // pg_attribute_relid_attnam_index (attrelid, attname)
-	log(btreeLeafLen(4 + 2))               // pg_attribute_relid_attnum_index (attrelid, attnum)
+	if err := p.logIndexAttribute(pool, w, be, idx, column, needsImage); err != nil {
+		return err
+	}
 	x := p.PgIndex().Insert(pgclass.Key{Rel: idx}, pgclass.IndexRowLen(1))
 	p.fsmHints(pool, w, be, "pg_index", p.PgIndex(), true)
 	if err := logRow(pool, w, be, p.pgIndexBlock(x), pgclass.IndexRowLen(1), p.PgIndex().Hole(x), p.PgIndex().Extended, needsImage); err != nil {
@@ -208,6 +209,47 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	log(wal.MultiInsertLen(1, pgDependRowLen, false, false, 0))
 	log(btreeLeafLen(12)) // pg_depend_depender_index (classid, objid, objsubid)
 	log(btreeLeafLen(12)) // pg_depend_reference_index
+	return nil
+}
+
+// logIndexAttribute is the index's pg_attribute row (IndexAttribute) and
+// its two entries: a one-tuple MULTI_INSERT on the page the model places
+// it on, with the page's image when it was last logged before the redo
+// pointer (none for a page the insert initialises); the entry in
+// pg_attribute_relid_attnam_index (attrelid, attname), whose pages are not
+// modelled (no image); the entry on pg_attribute_relid_attnum_index's
+// rightmost leaf, with its image when needed, its hole the leaf's free
+// space after the entry.
+func (p *Pins) logIndexAttribute(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, idx pg.RelID, column string, needsImage func(pg.LSN) bool) error {
+	tlen := pgAttributeRowLen(p.Version)
+	blk, fresh := p.IndexAttribute(idx)
+	a := p.PgAttribute()
+	p.fsmHints(pool, w, be, "pg_attribute", a.Class, true)
+	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: p.pgAttributeBlock(blk)}, nil)
+	if err != nil {
+		return err
+	}
+	pool.MarkBufferDirty(be, b)
+	image, nfpi := !fresh && needsImage(pool.BufferLSN(b)), 0
+	if image {
+		nfpi = 1
+	}
+	lsn, now := w.Insert(be.Now, &be.WAL, wal.MultiInsertLen(1, tlen, fresh, image, a.Class.Hole(blk)), nfpi)
+	be.Now = now
+	pool.SetPageLSN(b, lsn)
+	pool.Unpin(be, b)
+	_, be.Now = w.Insert(be.Now, &be.WAL, btreeLeafLen(4+nameKey(column)), 0)
+	if b, _, err = pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(catalog.PgAttributeIndex(p.Version).Profile)}, nil); err != nil {
+		return err
+	}
+	pool.MarkBufferDirty(be, b)
+	n, nfpi := btreeLeafLen(4+2), 0
+	if needsImage(pool.BufferLSN(b)) {
+		n, nfpi = n-pg.MaxAlign(8+4+2)+wal.SizeOfBlockImageHeader+pg.BLCKSZ-a.LeafFree, 1
+	}
+	lsn, be.Now = w.Insert(be.Now, &be.WAL, n, nfpi)
+	pool.SetPageLSN(b, lsn)
+	pool.Unpin(be, b)
 	return nil
 }
 
