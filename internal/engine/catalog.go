@@ -52,16 +52,11 @@ func (c *Cluster) catalogStep(fn func(be *bufmgr.Backend) error) error {
 	return err
 }
 
-// PlaceRows writes the pg_class rows of the new table r (catpin.Pins.PlaceRows;
+// PlaceRows writes the catalog rows of the new table r (catpin.Pins.PlaceTable;
 // a table with a TOAST table is looked up after by verify's SET STORAGE PLAIN).
 func (c *Cluster) PlaceRows(r *heap.Relation) error {
 	return c.catalogStep(func(be *bufmgr.Backend) error {
-		if err := c.cat.PlaceRows(c.pool, c.wal, be, r.ID, vacwal.PgClassRow(c.S.Version, r.Reloptions...), vacwal.PgClassRow(c.S.Version), r.HasToast, r.HasToast && !c.txn.active); err != nil {
-			return err
-		}
-		// Then its pg_attribute rows, and verify's SET STORAGE PLAIN (catpin.Pins.PlaceAttributes).
-		ncols, plain := catpin.AttColumns(r)
-		return c.cat.PlaceAttributes(c.pool, c.wal, be, r.ID, ncols, r.HasToast, plain, !c.txn.active)
+		return c.cat.PlaceTable(c.pool, c.wal, be, r, vacwal.PgClassRow(c.S.Version, r.Reloptions...), vacwal.PgClassRow(c.S.Version), r.HasToast && !c.txn.active, !c.txn.active)
 	})
 }
 

@@ -89,6 +89,9 @@ func (p *Pins) isPgAttribute(blk int) bool {
 // int4, pad text), pad only when the tuple length has one, or the
 // declared columns.
 func AttColumns(rel *heap.Relation) (n int, plain []int) {
+	if rel.NCols > 0 {
+		return rel.NCols, nil
+	}
 	if rel.Columns == nil {
 		n = 1
 		if pad := rel.PadLen(); pad >= 0 {
@@ -162,6 +165,17 @@ func (p *Pins) dirtyAttr(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, k in
 		return nil
 	}
 	return p.dirty(pool, w, be, p.pgAttributeBlock(k))
+}
+
+// PlaceTable is a new table's catalog rows: PlaceRows (pg_class's, looked
+// up after when lookAfter), then PlaceAttributes with its columns
+// (AttColumns).
+func (p *Pins) PlaceTable(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *heap.Relation, rowData, plainData int, lookAfter, committed bool) error {
+	if err := p.PlaceRows(pool, w, be, rel.ID, rowData, plainData, rel.HasToast, lookAfter); err != nil {
+		return err
+	}
+	ncols, plain := AttColumns(rel)
+	return p.PlaceAttributes(pool, w, be, rel.ID, ncols, rel.HasToast, plain, committed)
 }
 
 // PlaceAttributes is the pg_attribute rows of a new table rel as verify
