@@ -88,7 +88,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key, 
 		// plan_create_index_workers would launch workers for the build scan.
 		res.Extra = append(res.Extra, fmt.Sprintf("notice: PostgreSQL would build this with %d parallel workers; the simulated build is serial", w))
 		// The parallel build's workers leave pg_class hinted (catpin.Pins.ScanPgClass).
-		if err := c.cat.ScanPgClass(c.pool, be); err != nil {
+		if err := c.cat.ScanPgClass(c.pool, c.wal, be, c.needsImage); err != nil {
 			return nil, err
 		}
 	}

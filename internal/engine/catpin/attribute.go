@@ -282,7 +282,7 @@ func (p *Pins) attrLookUp(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, key
 				continue
 			}
 			entered[blk] = true
-			if err := p.pruneAttr(pool, w, be, blk, needsImage); err != nil {
+			if err := p.prunePage(pool, w, be, a.Class, blk, p.pgAttributeBlock(blk), needsImage); err != nil {
 				return err
 			}
 		}
@@ -298,20 +298,20 @@ func (p *Pins) attrLookUp(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, key
 	return nil
 }
 
-// pruneAttr is heap_page_prune_opt on pg_attribute's page blk (attrLookUp).
-func (p *Pins) pruneAttr(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk int, needsImage func(pg.LSN) bool) error {
-	a := p.Attr
-	if !a.Class.Prunable(blk) {
+// prunePage is heap_page_prune_opt on catalog c's page blk, catalog block
+// block, when Prunable (attrLookUp, classAccess).
+func (p *Pins) prunePage(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, c *pgclass.Class, blk int, block pg.BlockNumber, needsImage func(pg.LSN) bool) error {
+	if !p.On || !c.Prunable(blk) {
 		return nil
 	}
-	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: p.pgAttributeBlock(blk)}, nil)
+	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: block}, nil)
 	if err != nil {
 		return err
 	}
-	pool.MarkBufferDirtyHint(be, b, a.Class.Hole(blk))
+	pool.MarkBufferDirtyHint(be, b, c.Hole(blk))
 	image := needsImage != nil && needsImage(pool.BufferLSN(b))
-	ndead, nredirected, horizon := a.Class.Prune(blk)
-	hole := a.Class.Hole(blk) // the record's image is of the pruned page
+	ndead, nredirected, horizon := c.Prune(blk)
+	hole := c.Hole(blk) // the record's image is of the pruned page
 	pool.MarkBufferDirty(be, b)
 	nfpi := 0
 	if image {
@@ -328,7 +328,7 @@ func (p *Pins) pruneAttr(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk 
 // relations' rows than the scenario's (the relcache init file's rebuild:
 // the catalogs' own columns; the pg_buffercache view's columns, on the page
 // the scenario's first rows share): heap_page_prune_opt on each of the
-// model's pages its profile pins (pruneAttr).
+// model's pages its profile pins (prunePage).
 func (p *Pins) prunePinned(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, pins []catalog.Pin, needsImage func(pg.LSN) bool) error {
 	if p.Attr == nil {
 		return nil
@@ -336,7 +336,7 @@ func (p *Pins) prunePinned(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, pi
 	for k := range p.Attr.Class.Pages {
 		blk := int(p.pgAttributeBlock(k))
 		if blk < len(pins) && pins[blk].N > 0 && blk != catalog.For(p.Version).Pages {
-			if err := p.pruneAttr(pool, w, be, k, needsImage); err != nil {
+			if err := p.prunePage(pool, w, be, p.Attr.Class, k, pg.BlockNumber(blk), needsImage); err != nil {
 				return err
 			}
 		}

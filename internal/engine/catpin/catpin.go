@@ -190,13 +190,13 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		// pg_class whole, and a parallel worker's start-up (ScanPgClass:
 		// measured on 18 beside a serial run of the same scan, whose
 		// session leaves the TOAST rows on pg_class's page 0 unhinted).
-		if err := p.Hint(pool, be, p.Class.HeapScan()); err != nil {
+		if err := p.classAccess(pool, w, be, nil, needsImage); err != nil {
 			return err
 		}
 	}
 	p.StmtLSN = w.InsertLSN()
 	if p.Class != nil && len(p.LookUps) > 0 {
-		err := p.Hint(pool, be, p.Class.LookUp(p.LookUps...))
+		err := p.classAccess(pool, w, be, p.LookUps, needsImage)
 		if err == nil {
 			err = p.attrLookUp(pool, w, be, p.LookUps, needsImage)
 		}
@@ -255,11 +255,35 @@ func (p *Pins) Hint(pool *bufmgr.Pool, be *bufmgr.Backend, pages []int) error {
 // on 15 and 18 after a parallel CREATE INDEX (its workers' start scans
 // pg_class): every row is hinted, where after a serial build the TOAST rows
 // no lookup reached are not.
-func (p *Pins) ScanPgClass(pool *bufmgr.Pool, be *bufmgr.Backend) error {
+func (p *Pins) ScanPgClass(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, needsImage func(pg.LSN) bool) error {
 	if p.Class == nil {
 		return nil
 	}
-	return p.Hint(pool, be, p.Class.HeapScan())
+	return p.classAccess(pool, w, be, nil, needsImage)
+}
+
+// classAccess is a lookup of the keys' pg_class rows (an index scan
+// reaching their pages), or with keys nil a heap scan of pg_class (every
+// page): heap_page_prune_opt on each page reached (prunePage: a
+// reltoastrelid update, HOT, left the table's first version dead), then the
+// committed versions reached hinted (Hint).
+func (p *Pins) classAccess(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, keys []pgclass.Key, needsImage func(pg.LSN) bool) error {
+	reached := p.Class.Reaches(keys...)
+	if keys == nil {
+		reached = reached[:0]
+		for k := range p.Class.Pages {
+			reached = append(reached, k)
+		}
+	}
+	for _, k := range reached {
+		if err := p.prunePage(pool, w, be, p.Class, k, p.PgClassBlock(k), needsImage); err != nil {
+			return err
+		}
+	}
+	if keys == nil {
+		return p.Hint(pool, be, p.Class.HeapScan())
+	}
+	return p.Hint(pool, be, p.Class.LookUp(keys...))
 }
 
 // DirtyPgClass is DDL writing a row on pg_class's page k (its WAL is not
@@ -403,7 +427,7 @@ func (p *Pins) LookUpAfter(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, re
 	if p.Attr != nil {
 		p.Attr.Class.Commit()
 	}
-	if err := p.Hint(pool, be, p.Class.LookUp(pgclass.Key{Rel: rel})); err != nil {
+	if err := p.classAccess(pool, w, be, []pgclass.Key{{Rel: rel}}, nil); err != nil {
 		return err
 	}
 	return p.attrLookUp(pool, w, be, []pgclass.Key{{Rel: rel}}, nil)
@@ -426,12 +450,12 @@ func (p *Pins) VacuumHints(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, re
 		return nil
 	case toast:
 		keys := []pgclass.Key{{Rel: rel, Kind: pgclass.Toast}, {Rel: rel, Kind: pgclass.ToastIndex}}
-		if err := p.Hint(pool, be, p.Class.LookUp(keys...)); err != nil {
+		if err := p.classAccess(pool, w, be, keys, needsImage); err != nil {
 			return err
 		}
 		return p.attrLookUp(pool, w, be, keys, needsImage)
 	}
-	return p.Hint(pool, be, p.Class.HeapScan())
+	return p.classAccess(pool, w, be, nil, needsImage)
 }
 
 // PgClassRow is the catalog block of key's pg_class row and the hole of

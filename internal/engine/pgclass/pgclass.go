@@ -91,6 +91,10 @@ type Class struct {
 	// updating transaction no visibility check has hinted yet, with the
 	// session that wrote them (hinted only once it has committed).
 	unhinted map[version]int
+	// PruneOnAccess: pages are pruned only as the caller's accesses reach
+	// them (Prunable, Prune); otherwise SessionStart prunes every nearly
+	// full page with dead versions.
+	PruneOnAccess bool
 	// killable: versions a non-HOT update left dead whose index entries are
 	// still live, with the updating session (an index scan that finds them
 	// dead to all marks the entries LP_DEAD: KillDead).
@@ -102,8 +106,14 @@ type version struct {
 	Block int
 }
 
-// New is pg_class as verify's setup leaves it on version v (catalog.PgClassPages).
-func New(v pg.Version) *Class { return NewPages(catalog.PgClassPages(v)) }
+// New is pg_class as verify's setup leaves it on version v
+// (catalog.PgClassPages); its pages are pruned as lookups and heap scans
+// reach them (PruneOnAccess).
+func New(v pg.Version) *Class {
+	c := NewPages(catalog.PgClassPages(v))
+	c.PruneOnAccess = true
+	return c
+}
 
 // NewIndex is pg_index as verify's setup leaves it on version v
 // (catalog.PgIndexPages): its rows are placed as pg_class's are
@@ -151,6 +161,9 @@ func maxAlign(n int) int { return (n + 7) &^ 7 }
 func (c *Class) SessionStart() {
 	c.NewSession()
 	for i := range c.Pages {
+		if c.PruneOnAccess {
+			break
+		}
 		p := &c.Pages[i]
 		if p.Dead > 0 && p.DeadIn < c.session && p.Free < pruneMinFree {
 			p.Free += p.Dead
@@ -209,6 +222,18 @@ func (c *Class) Visits(k Key) []int {
 	for i := range c.Pages {
 		if seen[i] {
 			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Reaches is the pages a lookup of the keys reaches: those of their
+// current versions (a HOT chain's older versions share its page).
+func (c *Class) Reaches(keys ...Key) []int {
+	var out []int
+	for _, k := range keys {
+		if r, ok := c.rows[k]; ok {
+			out = append(out, r.Block)
 		}
 	}
 	return out
