@@ -227,15 +227,16 @@ func (c *Class) Visits(k Key) []int {
 	return out
 }
 
-// Reaches is the pages a lookup of the keys reaches: those of their
-// current versions (a HOT chain's older versions share its page).
+// Reaches is the pages a lookup of the keys reaches (Visits: a HOT
+// chain's older versions share its page, a moved version's index entry
+// leads to its old page until a scan kills it), and kills the entries of
+// versions dead to all (KillDead; the index's pages are not modelled).
 func (c *Class) Reaches(keys ...Key) []int {
 	var out []int
 	for _, k := range keys {
-		if r, ok := c.rows[k]; ok {
-			out = append(out, r.Block)
-		}
+		out = append(out, c.Visits(k)...)
 	}
+	c.KillDead(keys...)
 	return out
 }
 
