@@ -138,6 +138,11 @@ func (p *Pins) isPgIndex(blk int) bool {
 // logged before the redo pointer (XLogRecordAssemble), unless the insert
 // initialises a new page (fresh: XLOG_HEAP_INIT_PAGE).
 func logRow(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumber, tlen, hole int, fresh bool, needsImage func(pg.LSN) bool) error {
+	return logOn(pool, w, be, blk, fresh, needsImage, func(image bool) int { return wal.HeapInsert(tlen, image, hole) })
+}
+
+// logOn logs a record of size(image) on catalog block blk as logRow does.
+func logOn(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumber, fresh bool, needsImage func(pg.LSN) bool, size func(image bool) int) error {
 	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
 	if err != nil {
 		return err
@@ -147,7 +152,7 @@ func logRow(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumbe
 	if image {
 		nfpi = 1
 	}
-	lsn, now := w.Insert(be.Now, &be.WAL, wal.HeapInsert(tlen, image, hole), nfpi)
+	lsn, now := w.Insert(be.Now, &be.WAL, size(image), nfpi)
 	be.Now = now
 	pool.SetPageLSN(b, lsn)
 	pool.Unpin(be, b)
@@ -225,32 +230,18 @@ func (p *Pins) logIndexAttribute(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backe
 	blk, fresh := p.IndexAttribute(idx)
 	a := p.PgAttribute()
 	p.fsmHints(pool, w, be, "pg_attribute", a.Class, true)
-	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: p.pgAttributeBlock(blk)}, nil)
-	if err != nil {
+	if err := logOn(pool, w, be, p.pgAttributeBlock(blk), fresh, needsImage, func(image bool) int {
+		return wal.MultiInsertLen(1, tlen, fresh, image, a.Class.Hole(blk))
+	}); err != nil {
 		return err
 	}
-	pool.MarkBufferDirty(be, b)
-	image, nfpi := !fresh && needsImage(pool.BufferLSN(b)), 0
-	if image {
-		nfpi = 1
-	}
-	lsn, now := w.Insert(be.Now, &be.WAL, wal.MultiInsertLen(1, tlen, fresh, image, a.Class.Hole(blk)), nfpi)
-	be.Now = now
-	pool.SetPageLSN(b, lsn)
-	pool.Unpin(be, b)
 	_, be.Now = w.Insert(be.Now, &be.WAL, btreeLeafLen(4+nameKey(column)), 0)
-	if b, _, err = pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(catalog.PgAttributeIndex(p.Version).Profile)}, nil); err != nil {
-		return err
-	}
-	pool.MarkBufferDirty(be, b)
-	n, nfpi := btreeLeafLen(4+2), 0
-	if needsImage(pool.BufferLSN(b)) {
-		n, nfpi = n-pg.MaxAlign(8+4+2)+wal.SizeOfBlockImageHeader+pg.BLCKSZ-a.LeafFree, 1
-	}
-	lsn, be.Now = w.Insert(be.Now, &be.WAL, n, nfpi)
-	pool.SetPageLSN(b, lsn)
-	pool.Unpin(be, b)
-	return nil
+	return logOn(pool, w, be, pg.BlockNumber(catalog.PgAttributeIndex(p.Version).Profile), false, needsImage, func(image bool) int {
+		if image {
+			return btreeLeafLen(4+2) - pg.MaxAlign(8+4+2) + wal.SizeOfBlockImageHeader + pg.BLCKSZ - a.LeafFree
+		}
+		return btreeLeafLen(4 + 2)
+	})
 }
 
 // IndexUpdateStats is index_update_stats (index.c) after the build of
