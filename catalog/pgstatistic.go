@@ -22,10 +22,13 @@ func PgStatisticPages(v pg.Version) []PgClassPage {
 // (starelid, staattnum, stainherit) after verify's setup: a new table's OID is
 // the highest, so its entries go there. Free is pd_upper − pd_lower, Profile
 // the page's index among the profile's catalog pages, Pages every block's
-// profile index (to tell the index's pages from others).
+// profile index (to tell the index's pages from others). Items is the
+// leaf's entries; FirstRight, when not 0, the offset _bt_findsplitloc
+// splits the leaf at when it is the root and full (measured).
 type StatIndexLeaf struct {
 	Block, Free, Profile int
 	Pages                []int
+	Items, FirstRight    int
 }
 
 // PgStatisticIndex is version v's StatIndexLeaf.
@@ -36,7 +39,7 @@ func PgStatisticIndex(v pg.Version) StatIndexLeaf {
 	case v >= 18:
 		return StatIndexLeaf{Block: 2, Free: 7172, Profile: 86, Pages: []int{149, 134, 86, 51}}
 	}
-	return StatIndexLeaf{Block: 1, Free: 72, Profile: 48, Pages: []int{144, 48, 269, 268}}
+	return StatIndexLeaf{Block: 1, Free: 72, Profile: 48, Pages: []int{144, 48, 269, 268}, Items: 404, FirstRight: 370}
 }
 
 // Measured on PostgreSQL 15.18 (Debian), 18beta1 and 19beta1 after
@@ -46,7 +49,11 @@ func PgStatisticIndex(v pg.Version) StatIndexLeaf {
 // root) of 404 entries with 72 bytes free, on 18 and 19 a root (block 3)
 // over two leaves, the right one (block 2) with 49 entries and 7,172 bytes
 // free. The profile's pg_statistic_relid_att_inh_index/0/2 and /0/3 on 15
-// are pages the measuring session's split made, absent from the setup.
+// are pages the measuring session's split made, absent from the setup: the
+// fourth new entry splits the root leaf at offset 370 (pg_waldump's
+// SPLIT_R "firstrightoff 370, newitemoff 408" on 15.18, then NEWROOT with
+// the new root at block 3), whatever the tables: the new entries all sort
+// after the setup's.
 var (
 	pgStatistic15 = []PgClassPage{
 		{212, 0, 6, 277}, {272, 0, 8, 228}, {76, 0, 2, -1}, {104, 0, 3, -1}, {88, 0, 2, -1},

@@ -97,6 +97,9 @@ type Relation struct {
 	// Columns are the declared column types (columns=...), or nil for the
 	// (id int4, pad text) shape given by the tuple length.
 	Columns []string
+	// NCols, when not 0, is the user columns of a table whose Columns do not
+	// say (pgbench's), for its catalog rows.
+	NCols int
 	// Rows is the number of live rows (all committed).
 	Rows int64
 	// RelTuples is pg_class.reltuples: -1 until the first VACUUM or ANALYZE.

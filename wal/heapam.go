@@ -137,10 +137,24 @@ func UpdateAffix(oldData, newData []byte) (prefix, suffix int) {
 //     horizon (4); block data: for each non-empty array an xlhp_prune_items
 //     count (2) and its offsets.
 func PruneLen(v pg.Version, nredirected, ndead, nunused int, image bool, hole int) int {
+	return PruneLenHorizon(v, nredirected, ndead, nunused, image, hole, true)
+}
+
+// PruneLenHorizon is PruneLen with or without 17+'s snapshot conflict
+// horizon, which log_heap_prune_and_freeze writes only when valid
+// (XLHP_HAS_CONFLICT_HORIZON): HeapTupleHeaderAdvanceConflictHorizon
+// skips a tuple its inserting transaction deleted, so pruning only such
+// tuples (a row created and altered in one transaction) logs none: a
+// 52-byte PRUNE_ON_ACCESS for one dead line pointer on 18beta1, 56 with a
+// horizon. 15 and 16 always carry latestRemovedXid.
+func PruneLenHorizon(v pg.Version, nredirected, ndead, nunused int, image bool, hole int, horizon bool) int {
 	var main, data int
 	switch {
 	case v >= 17:
-		main = 2 + 4
+		main = 2
+		if horizon {
+			main += 4
+		}
 		for _, k := range []int{2 * nredirected, ndead, nunused} {
 			if k > 0 {
 				data += 2 + 2*k

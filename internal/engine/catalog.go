@@ -26,7 +26,7 @@ func (c *Cluster) touchCatalog(be *bufmgr.Backend, kind catalog.Kind) error {
 	// with nothing logged.
 	be.SessionWAL = be.Type == bufmgr.ClientBackend || c.wal.InsertLSN() != before
 	if be.Type == bufmgr.ClientBackend {
-		c.StmtStart = c.wal.InsertLSN()
+		c.StmtStart = c.cat.StmtLSN // before the relations it names are opened (catpin.Pins.StmtLSN)
 	}
 	return err
 }
@@ -52,11 +52,11 @@ func (c *Cluster) catalogStep(fn func(be *bufmgr.Backend) error) error {
 	return err
 }
 
-// PlaceRows writes the pg_class rows of the new table r (catpin.Pins.PlaceRows;
+// PlaceRows writes the catalog rows of the new table r (catpin.Pins.PlaceTable;
 // a table with a TOAST table is looked up after by verify's SET STORAGE PLAIN).
 func (c *Cluster) PlaceRows(r *heap.Relation) error {
 	return c.catalogStep(func(be *bufmgr.Backend) error {
-		return c.cat.PlaceRows(c.pool, c.wal, be, r.ID, vacwal.PgClassRow(c.S.Version, r.Reloptions...), vacwal.PgClassRow(c.S.Version), r.HasToast, r.HasToast && !c.txn.active)
+		return c.cat.PlaceTable(c.pool, c.wal, be, r, vacwal.PgClassRow(c.S.Version, r.Reloptions...), vacwal.PgClassRow(c.S.Version), r.HasToast && !c.txn.active, !c.txn.active)
 	})
 }
 

@@ -62,7 +62,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key, 
 	if err := c.cat.IndexCreate(c.pool, c.wal, be, id, name, ix.Column(), pkey, c.needsImage); err != nil {
 		return nil, err
 	}
-	if err := c.catalogStep(func(lb *bufmgr.Backend) error { return c.cat.LookUpAfter(c.pool, lb, id, !c.txn.active) }); err != nil {
+	if err := c.catalogStep(func(lb *bufmgr.Backend) error { return c.cat.LookUpAfter(c.pool, c.wal, lb, id, !c.txn.active) }); err != nil {
 		return nil, err
 	}
 	// _bt_blwritepage: the pages logged as written (nbtree.Index.LogBuild).
@@ -101,7 +101,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key, 
 	res.IndexPages = ix.Pages()
 	if workers > 0 {
 		// The parallel build's workers leave pg_class hinted (catpin.Pins.ScanPgClass).
-		if err := c.cat.ScanPgClass(c.pool, be); err != nil {
+		if err := c.cat.ScanPgClass(c.pool, c.wal, be, c.needsImage); err != nil {
 			return nil, err
 		}
 	}

@@ -192,7 +192,7 @@ func (j *vacJob) end() (*StmtResult, error) {
 	// (not by autovacuum: without VACOPT_PROCESS_TOAST it is a table of its own).
 	c.vacuumXactEnd(be, tookXID)
 	if rel.HasToast && !j.auto {
-		if err := c.cat.VacuumHints(c.pool, be, rel.ID, true); err != nil {
+		if err := c.cat.VacuumHints(c.pool, c.wal, be, rel.ID, true, c.needsImage); err != nil {
 			return nil, err
 		}
 		// The empty TOAST relation: its row changes the first time (reltuples
@@ -205,7 +205,7 @@ func (j *vacJob) end() (*StmtResult, error) {
 		}
 		be.Now, _ = c.insertRecord(be.Now, &be.WAL, vacwal.StandbyInvalidationsLen)
 	}
-	if err := c.cat.VacuumHints(c.pool, be, rel.ID, false); err != nil { // vac_update_datfrozenxid
+	if err := c.cat.VacuumHints(c.pool, c.wal, be, rel.ID, false, c.needsImage); err != nil { // vac_update_datfrozenxid
 		return nil, err
 	}
 	c.av.Vacuumed(rel.ID, j.auto, be.Now)

@@ -53,8 +53,16 @@ type Pins struct {
 	// Notes: what the catalog model left out since last taken (TakeNotes).
 	Notes []string
 	// LookUps: the pg_class rows the next session looks up (the relations
-	// its command names), hinted as it starts (pgclass.Class.LookUp).
+	// its command names), hinted as its statement starts (pgclass.Class.LookUp),
+	// with their pg_attribute rows (attrLookUp).
 	LookUps []pgclass.Key
+	// Attr is pg_attribute's pages: where the scenario's relations' column rows lie.
+	Attr *Attributes
+	// StmtLSN is the insert position after the last session's start-up,
+	// before its statement opens the relations it names (a client's
+	// statement starts there: the server's relcache builds come after the
+	// session's first query).
+	StmtLSN pg.LSN
 }
 
 // Txn is what the session's transaction block means for its pins: in a
@@ -79,10 +87,12 @@ type Txn struct {
 // it is the first to hint (MarkBufferDirtyHint: an image when hints are
 // WAL-logged), which happens once.
 func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind catalog.Kind, txn Txn) error {
+	p.StmtLSN = w.InsertLSN()
 	if kind != catalog.Worker && (!txn.Active || !*txn.Started) && p.Class != nil {
 		p.Class.SessionStart()
 		p.PgIndex().SessionStart()
 		p.PgStatistic().SessionStart()
+		p.PgAttribute().Class.NewSession()
 	}
 	if p.On && p.Class != nil && pool.Lookup(pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(catalog.PgClassFSMLeaf(p.Version))}) == pg.InvalidBuffer {
 		// Checked before any session pins it again: every eviction is seen.
@@ -129,6 +139,9 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		if kind == catalog.Analyze && p.StatsModelled && pin.Dirty && p.isPgStatistic(blk) {
 			continue // the pg_statistic pages ANALYZE writes: pinned as Statistics places its rows
 		}
+		if pin.Dirty && p.Class != nil && p.isPgAttribute(blk) {
+			pin.Dirty = false // the pg_attribute pages the model writes and hints itself (PlaceAttributes, attrLookUp)
+		}
 		tag := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}
 		for k := 0; k < pin.N || (k == 0 && pin.Dirty); k++ {
 			b, _, err := pool.ReadBuffer(be, tag, nil)
@@ -145,6 +158,12 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 				}
 			}
 			pool.Unpin(be, b)
+		}
+	}
+	needsImage := func(lsn pg.LSN) bool { return txn.FullPageWrites && lsn <= w.RedoRecPtr() }
+	if p.Class != nil && (first || kind == catalog.Buffercache) {
+		if err := p.prunePinned(pool, w, be, pins, needsImage); err != nil {
+			return err
 		}
 	}
 	if first {
@@ -171,12 +190,16 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		// pg_class whole, and a parallel worker's start-up (ScanPgClass:
 		// measured on 18 beside a serial run of the same scan, whose
 		// session leaves the TOAST rows on pg_class's page 0 unhinted).
-		if err := p.Hint(pool, be, p.Class.HeapScan()); err != nil {
+		if err := p.classAccess(pool, w, be, nil, needsImage); err != nil {
 			return err
 		}
 	}
+	p.StmtLSN = w.InsertLSN()
 	if p.Class != nil && len(p.LookUps) > 0 {
-		err := p.Hint(pool, be, p.Class.LookUp(p.LookUps...))
+		err := p.classAccess(pool, w, be, p.LookUps, needsImage)
+		if err == nil {
+			err = p.attrLookUp(pool, w, be, p.LookUps, needsImage)
+		}
 		p.LookUps = p.LookUps[:0]
 		if err != nil {
 			return err
@@ -232,11 +255,35 @@ func (p *Pins) Hint(pool *bufmgr.Pool, be *bufmgr.Backend, pages []int) error {
 // on 15 and 18 after a parallel CREATE INDEX (its workers' start scans
 // pg_class): every row is hinted, where after a serial build the TOAST rows
 // no lookup reached are not.
-func (p *Pins) ScanPgClass(pool *bufmgr.Pool, be *bufmgr.Backend) error {
+func (p *Pins) ScanPgClass(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, needsImage func(pg.LSN) bool) error {
 	if p.Class == nil {
 		return nil
 	}
-	return p.Hint(pool, be, p.Class.HeapScan())
+	return p.classAccess(pool, w, be, nil, needsImage)
+}
+
+// classAccess is a lookup of the keys' pg_class rows (an index scan
+// reaching their pages), or with keys nil a heap scan of pg_class (every
+// page): heap_page_prune_opt on each page reached (prunePage: a
+// reltoastrelid update, HOT, left the table's first version dead), then the
+// committed versions reached hinted (Hint).
+func (p *Pins) classAccess(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, keys []pgclass.Key, needsImage func(pg.LSN) bool) error {
+	reached := p.Class.Reaches(keys...)
+	if keys == nil {
+		reached = reached[:0]
+		for k := range p.Class.Pages {
+			reached = append(reached, k)
+		}
+	}
+	for _, k := range reached {
+		if err := p.prunePage(pool, w, be, p.Class, k, p.PgClassBlock(k), needsImage); err != nil {
+			return err
+		}
+	}
+	if keys == nil {
+		return p.Hint(pool, be, p.Class.HeapScan())
+	}
+	return p.Hint(pool, be, p.Class.LookUp(keys...))
 }
 
 // DirtyPgClass is DDL writing a row on pg_class's page k (its WAL is not
@@ -367,17 +414,23 @@ func (p *Pins) PlaceRows(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel 
 			}
 		}
 	}
-	return p.LookUpAfter(pool, be, rel, lookAfter)
+	return p.LookUpAfter(pool, w, be, rel, lookAfter)
 }
 
 // LookUpAfter, when look: the DDL commits and a statement of the same
 // session looks rel up, hinting its row (PlaceRows' lookAfter).
-func (p *Pins) LookUpAfter(pool *bufmgr.Pool, be *bufmgr.Backend, rel pg.RelID, look bool) error {
+func (p *Pins) LookUpAfter(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel pg.RelID, look bool) error {
 	if p.Class == nil || !look {
 		return nil
 	}
 	p.Class.Commit()
-	return p.Hint(pool, be, p.Class.LookUp(pgclass.Key{Rel: rel}))
+	if p.Attr != nil {
+		p.Attr.Class.Commit()
+	}
+	if err := p.classAccess(pool, w, be, []pgclass.Key{{Rel: rel}}, nil); err != nil {
+		return err
+	}
+	return p.attrLookUp(pool, w, be, []pgclass.Key{{Rel: rel}}, nil)
 }
 
 // LookUpNext: the next session looks up these relations' pg_class rows (LookUps).
@@ -388,16 +441,21 @@ func (p *Pins) LookUpNext(rels ...pg.RelID) {
 }
 
 // VacuumHints is the pg_class hints of VACUUM: with toast, opening rel's
-// TOAST table and its index looks their rows up; at the end (!toast),
-// vac_update_datfrozenxid scans pg_class.
-func (p *Pins) VacuumHints(pool *bufmgr.Pool, be *bufmgr.Backend, rel pg.RelID, toast bool) error {
+// TOAST table and its index looks their rows up (and their pg_attribute
+// rows: attrLookUp); at the end (!toast), vac_update_datfrozenxid scans
+// pg_class.
+func (p *Pins) VacuumHints(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel pg.RelID, toast bool, needsImage func(pg.LSN) bool) error {
 	switch {
 	case p.Class == nil:
 		return nil
 	case toast:
-		return p.Hint(pool, be, p.Class.LookUp(pgclass.Key{Rel: rel, Kind: pgclass.Toast}, pgclass.Key{Rel: rel, Kind: pgclass.ToastIndex}))
+		keys := []pgclass.Key{{Rel: rel, Kind: pgclass.Toast}, {Rel: rel, Kind: pgclass.ToastIndex}}
+		if err := p.classAccess(pool, w, be, keys, needsImage); err != nil {
+			return err
+		}
+		return p.attrLookUp(pool, w, be, keys, needsImage)
 	}
-	return p.Hint(pool, be, p.Class.HeapScan())
+	return p.classAccess(pool, w, be, nil, needsImage)
 }
 
 // PgClassRow is the catalog block of key's pg_class row and the hole of

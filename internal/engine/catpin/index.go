@@ -138,6 +138,11 @@ func (p *Pins) isPgIndex(blk int) bool {
 // logged before the redo pointer (XLogRecordAssemble), unless the insert
 // initialises a new page (fresh: XLOG_HEAP_INIT_PAGE).
 func logRow(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumber, tlen, hole int, fresh bool, needsImage func(pg.LSN) bool) error {
+	return logOn(pool, w, be, blk, fresh, needsImage, func(image bool) int { return wal.HeapInsert(tlen, image, hole) })
+}
+
+// logOn logs a record of size(image) on catalog block blk as logRow does.
+func logOn(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumber, fresh bool, needsImage func(pg.LSN) bool, size func(image bool) int) error {
 	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
 	if err != nil {
 		return err
@@ -147,7 +152,7 @@ func logRow(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumbe
 	if image {
 		nfpi = 1
 	}
-	lsn, now := w.Insert(be.Now, &be.WAL, wal.HeapInsert(tlen, image, hole), nfpi)
+	lsn, now := w.Insert(be.Now, &be.WAL, size(image), nfpi)
 	be.Now = now
 	pool.SetPageLSN(b, lsn)
 	pool.Unpin(be, b)
@@ -182,6 +187,7 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	k := p.Class.Insert(pgclass.Key{Rel: idx}, classRow)
 	if !p.On || pkey {
 		p.PgIndex().Insert(pgclass.Key{Rel: idx}, pgclass.IndexRowLen(1))
+		p.IndexAttribute(idx)
 		return nil
 	}
 	log := func(n int) { _, be.Now = w.Insert(be.Now, &be.WAL, n, 0) }
@@ -195,9 +201,9 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	log(btreeLeafLen(4))                 // pg_class_oid_index (oid)
 	log(btreeLeafLen(nameKey(name) + 4)) // pg_class_relname_nsp_index (relname, relnamespace)
 	log(btreeLeafLen(8))                 // pg_class_tblspc_relfilenode_index (reltablespace, relfilenode)
-	log(wal.MultiInsertLen(1, pgAttributeRowLen(v), false, false, 0))
-	log(btreeLeafLen(4 + nameKey(column))) // pg_attribute_relid_attnam_index (attrelid, attname)
-	log(btreeLeafLen(4 + 2))               // pg_attribute_relid_attnum_index (attrelid, attnum)
+	if err := p.logIndexAttribute(pool, w, be, idx, column, needsImage); err != nil {
+		return err
+	}
 	x := p.PgIndex().Insert(pgclass.Key{Rel: idx}, pgclass.IndexRowLen(1))
 	p.fsmHints(pool, w, be, "pg_index", p.PgIndex(), true)
 	if err := logRow(pool, w, be, p.pgIndexBlock(x), pgclass.IndexRowLen(1), p.PgIndex().Hole(x), p.PgIndex().Extended, needsImage); err != nil {
@@ -209,6 +215,33 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	log(btreeLeafLen(12)) // pg_depend_depender_index (classid, objid, objsubid)
 	log(btreeLeafLen(12)) // pg_depend_reference_index
 	return nil
+}
+
+// logIndexAttribute is the index's pg_attribute row (IndexAttribute) and
+// its two entries: a one-tuple MULTI_INSERT on the page the model places
+// it on, with the page's image when it was last logged before the redo
+// pointer (none for a page the insert initialises); the entry in
+// pg_attribute_relid_attnam_index (attrelid, attname), whose pages are not
+// modelled (no image); the entry on pg_attribute_relid_attnum_index's
+// rightmost leaf, with its image when needed, its hole the leaf's free
+// space after the entry.
+func (p *Pins) logIndexAttribute(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, idx pg.RelID, column string, needsImage func(pg.LSN) bool) error {
+	tlen := pgAttributeRowLen(p.Version)
+	blk, fresh := p.IndexAttribute(idx)
+	a := p.PgAttribute()
+	p.fsmHints(pool, w, be, "pg_attribute", a.Class, true)
+	if err := logOn(pool, w, be, p.pgAttributeBlock(blk), fresh, needsImage, func(image bool) int {
+		return wal.MultiInsertLen(1, tlen, fresh, image, a.Class.Hole(blk))
+	}); err != nil {
+		return err
+	}
+	_, be.Now = w.Insert(be.Now, &be.WAL, btreeLeafLen(4+nameKey(column)), 0)
+	return logOn(pool, w, be, pg.BlockNumber(catalog.PgAttributeIndex(p.Version).Profile), false, needsImage, func(image bool) int {
+		if image {
+			return btreeLeafLen(4+2) - pg.MaxAlign(8+4+2) + wal.SizeOfBlockImageHeader + pg.BLCKSZ - a.LeafFree
+		}
+		return btreeLeafLen(4 + 2)
+	})
 }
 
 // IndexUpdateStats is index_update_stats (index.c) after the build of

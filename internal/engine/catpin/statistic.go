@@ -215,8 +215,12 @@ const statKeyLen = 4 + 2 + 1
 // StatIndex is the rightmost leaf of pg_statistic_relid_att_inh_index,
 // where a new table's entries go.
 type StatIndex struct {
-	Free int  // pd_upper − pd_lower
-	Full bool // an entry found no room (the split is not modelled)
+	Free  int  // pd_upper − pd_lower
+	Full  bool // an entry found no room (the split is not modelled)
+	Items int  // its entries
+	// Block is its catalog block: the setup's leaf, or after the root's
+	// split (splitRoot) the new right page.
+	Block int
 }
 
 // TakeNotes returns and forgets the notes of what the catalog model left
@@ -231,7 +235,8 @@ func (p *Pins) TakeNotes() []string {
 func (p *Pins) PgStatistic() *pgclass.Class {
 	if p.Statistic == nil {
 		p.Statistic = pgclass.NewPages(catalog.PgStatisticPages(p.Version))
-		p.StatIdx = &StatIndex{Free: catalog.PgStatisticIndex(p.Version).Free}
+		leaf := catalog.PgStatisticIndex(p.Version)
+		p.StatIdx = &StatIndex{Free: leaf.Free, Items: leaf.Items, Block: leaf.Profile}
 	}
 	return p.Statistic
 }
@@ -389,15 +394,20 @@ func (p *Pins) logUpdate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, oldB
 // statIndexInsert is _bt_insertonpg of a row's entry on the index's
 // rightmost leaf: XLOG_BTREE_INSERT_LEAF, with the leaf's image (its hole
 // the free space left) when it was last logged before the redo pointer.
-// The leaf's split when full (15's leaf has room for three entries) is
-// not modelled: the entry is logged as if it fitted.
+// A full leaf that is the root with a measured split point (15's, with
+// room for three entries) splits (splitRoot); any other split is not
+// modelled: the entry is logged as if it fitted.
 func (p *Pins) statIndexInsert(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, leaf catalog.StatIndexLeaf, needsImage func(pg.LSN) bool) error {
-	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(leaf.Profile)}, nil)
+	item := pg.MaxAlign(8 + statKeyLen)
+	if p.StatIdx.Free < item+4 && leaf.FirstRight > 0 && p.StatIdx.Block == leaf.Profile {
+		return p.splitRoot(pool, w, be, leaf, needsImage)
+	}
+	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(p.StatIdx.Block)}, nil)
 	if err != nil {
 		return err
 	}
 	pool.MarkBufferDirty(be, b)
-	item := pg.MaxAlign(8 + statKeyLen)
+	p.StatIdx.Items++
 	if p.StatIdx.Free < item+4 && !p.StatIdx.Full {
 		p.StatIdx.Full = true
 		p.Notes = append(p.Notes, "note: pg_statistic_relid_att_inh_index's rightmost leaf is full: its split (_bt_split, _bt_newroot) is not modelled; the entries are logged as if they fitted")
@@ -412,6 +422,74 @@ func (p *Pins) statIndexInsert(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend
 	pool.SetPageLSN(b, lsn)
 	pool.Unpin(be, b)
 	return nil
+}
+
+// splitRoot is _bt_split of the full root leaf for a new entry that sorts
+// last, then _bt_newroot (nbtinsert.c), as 15 logs them:
+//   - XLOG_BTREE_SPLIT_R: xl_btree_split (level, firstrightoff, newitemoff,
+//     postingoff: 10 bytes); the left page as block 0 with its new high key
+//     (a pivot truncated to the key columns that tell the halves apart:
+//     MAXALIGN(8 + 4 or 6) = 16 bytes), or its image when it was last
+//     logged before the redo pointer (its hole: the items left, the high
+//     key, its special space); the new right page as block 1 (same
+//     relation), its tuples (from FirstRight on, the new one included) as
+//     data — 704 bytes for 39 of them, pg_waldump's on 15.18;
+//   - XLOG_BTREE_NEWROOT: xl_btree_newroot (rootblk, level: 8); the new
+//     root's two downlinks (an 8-byte minus-infinity item and the high
+//     key) as block 0's data, the left page (block 1, no image: just
+//     logged), the metapage with xl_btree_metadata (28 bytes) — 122 bytes.
+//
+// The right page (profile block Pages[2]) is the rightmost leaf after it.
+func (p *Pins) splitRoot(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, leaf catalog.StatIndexLeaf, needsImage func(pg.LSN) bool) error {
+	idx := p.StatIdx
+	blocks := []int{leaf.Profile, leaf.Pages[2], leaf.Pages[3], leaf.Pages[0]} // left, right, root, metapage
+	bufs := make([]pg.Buffer, len(blocks))
+	for i, blk := range blocks {
+		b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}, nil)
+		if err != nil {
+			return err
+		}
+		pool.MarkBufferDirty(be, b)
+		bufs[i] = b
+	}
+	image, nfpi := needsImage(pool.BufferLSN(bufs[0])), 0
+	if image {
+		nfpi = 1
+	}
+	split, newroot, right, rightFree := rootSplitLens(idx.Items, leaf.FirstRight, image)
+	lsn, now := w.Insert(be.Now, &be.WAL, split, nfpi)
+	be.Now = now
+	pool.SetPageLSN(bufs[0], lsn)
+	pool.SetPageLSN(bufs[1], lsn)
+	lsn, be.Now = w.Insert(be.Now, &be.WAL, newroot, 0)
+	for _, b := range bufs {
+		if b != bufs[1] {
+			pool.SetPageLSN(b, lsn)
+		}
+		pool.Unpin(be, b)
+	}
+	idx.Block, idx.Items, idx.Free = leaf.Pages[2], right, rightFree
+	return nil
+}
+
+// rootSplitLens is splitRoot's records for a leaf of items entries split
+// at firstRight for a new last entry, with the left page's image or not,
+// and the right page's entries and free space after.
+func rootSplitLens(items, firstRight int, leftImage bool) (split, newroot, right, rightFree int) {
+	const special, hikey, minusInf, metadata = 16, 16, 8, 28 // BTPageOpaqueData; the pivots; xl_btree_metadata
+	item := pg.MaxAlign(8 + statKeyLen)
+	left := firstRight - 1
+	right = items + 1 - left // the new entry included
+	leftHole := pg.BLCKSZ - special - left*item - hikey - (heap.SizeOfPageHeaderData + 4*(left+1))
+	ref := wal.SizeOfBlockHeader + wal.SizeOfRelFileLocator + wal.SizeOfBlockNumber
+	same := wal.SizeOfBlockHeader + wal.SizeOfBlockNumber // a later block of the same relation
+	split = wal.SizeOfXLogRecord + ref + hikey
+	if leftImage {
+		split += wal.SizeOfBlockImageHeader + pg.BLCKSZ - leftHole - hikey
+	}
+	split += same + right*item + wal.SizeOfShortMainDataHdr + 10
+	newroot = wal.SizeOfXLogRecord + ref + minusInf + hikey + same + same + metadata + wal.SizeOfShortMainDataHdr + 8
+	return split, newroot, right, pg.BLCKSZ - heap.SizeOfPageHeaderData - special - right*(item+4)
 }
 
 // pin pins and releases catalog block blk, hinting it (MarkBufferDirtyHint

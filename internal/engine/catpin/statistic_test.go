@@ -84,3 +84,20 @@ func TestStatisticRecords(t *testing.T) {
 	require.Equal(t, 76, wal.HeapUpdate(564, 564-32, 0, true, false, false, 0, 0))
 	require.Equal(t, 76, wal.HeapUpdate(556, 556-32, 0, true, false, false, 0, 0))
 }
+
+// TestRootSplit15: 15's pg_statistic_relid_att_inh_index leaf (404 setup
+// entries, then three new ones) split for the fourth at offset 370, as
+// pg_waldump shows on 15.18: SPLIT_R 704 bytes (24 + the left page's
+// block reference 20 and its 16-byte high key + the right page's 8 and
+// its 39 tuples of 16 bytes + 12 of main data), NEWROOT 122 (24 + 20 + the
+// two downlinks 8 + 16 + two block references of the same relation 8 + 8
+// + xl_btree_metadata 28 + 10). With the left page's image instead of its
+// high key: 369 tuples and the high key leave a hole of 8,176 − 5,904 −
+// 16 − 1,504 = 752. The right page: 8,152 − 39 × 20 = 7,372 free.
+func TestRootSplit15(t *testing.T) {
+	leaf := catalog.PgStatisticIndex(15)
+	split, newroot, right, free := rootSplitLens(leaf.Items+3, leaf.FirstRight, false)
+	require.Equal(t, []int{704, 122, 39, 7372}, []int{split, newroot, right, free})
+	split, _, _, _ = rootSplitLens(leaf.Items+3, leaf.FirstRight, true)
+	require.Equal(t, 704-16+wal.SizeOfBlockImageHeader+8192-752, split)
+}

@@ -104,6 +104,10 @@ func Init(c *engine.Cluster, scale, fillfactor int) (*Bench, []InitStep, error) 
 	var steps []InitStep
 	tables := map[string]*heap.Relation{}
 	lens := map[string]int{Accounts: AccountsLen, Tellers: TellersLen, Branches: BranchesLen, History: HistoryLen}
+	// pgbench's CREATE TABLEs: (aid, bid, abalance, filler), (tid, bid,
+	// tbalance, filler), (bid, bbalance, filler), (tid, bid, aid, delta,
+	// mtime, filler).
+	ncols := map[string]int{Accounts: 4, Tellers: 4, Branches: 3, History: 6}
 	for _, n := range []string{History, Tellers, Accounts, Branches} {
 		ff := fillfactor
 		if n == History {
@@ -119,6 +123,7 @@ func Init(c *engine.Cluster, scale, fillfactor int) (*Bench, []InitStep, error) 
 		}
 		r.HasToast = true // the char(n) filler is a varlena column
 		r.StatsUnmodelled = true
+		r.NCols = ncols[n]
 		if n != History {
 			// "with (fillfactor=F)": pg_class.reloptions (its row, which VACUUM
 			// rewrites in place, is that much longer)

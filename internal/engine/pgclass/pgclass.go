@@ -38,10 +38,12 @@ const (
 	ToastIndex             // the TOAST table's index's row
 )
 
-// Key names a pg_class row.
+// Key names a pg_class row (Col 0), or a pg_attribute row: the column
+// attnum Col of that relation (negative for the system columns).
 type Key struct {
 	Rel  pg.RelID
 	Kind Kind
+	Col  int
 }
 
 // Page is one pg_class heap page.
@@ -50,6 +52,15 @@ type Page struct {
 	Unused int // LP_UNUSED line pointers PageAddItem can reuse
 	Dead   int // bytes of tuples an update left dead (pruning reclaims them)
 	DeadIn int // the session that left them (pruned only from a later one)
+	// DeadRoots and HotRoots count the dead versions an update left: moved
+	// to another page (pruned to LP_DEAD) or HOT (the chain's root pruned
+	// to a redirect). Full is PD_PAGE_FULL, which heap_update sets on a
+	// page whose tuple it had to move elsewhere.
+	DeadRoots, HotRoots int
+	Full                bool
+	// Horizon: one of the dead versions was deleted by another transaction
+	// than its inserter's (pruning it logs a snapshot conflict horizon).
+	Horizon bool
 }
 
 // Row is where a row lies and its tuple's length (t_len).
@@ -80,6 +91,14 @@ type Class struct {
 	// updating transaction no visibility check has hinted yet, with the
 	// session that wrote them (hinted only once it has committed).
 	unhinted map[version]int
+	// PruneOnAccess: pages are pruned only as the caller's accesses reach
+	// them (Prunable, Prune); otherwise SessionStart prunes every nearly
+	// full page with dead versions.
+	PruneOnAccess bool
+	// killable: versions a non-HOT update left dead whose index entries are
+	// still live, with the updating session (an index scan that finds them
+	// dead to all marks the entries LP_DEAD: KillDead).
+	killable map[version]int
 }
 
 type version struct {
@@ -87,8 +106,14 @@ type version struct {
 	Block int
 }
 
-// New is pg_class as verify's setup leaves it on version v (catalog.PgClassPages).
-func New(v pg.Version) *Class { return NewPages(catalog.PgClassPages(v)) }
+// New is pg_class as verify's setup leaves it on version v
+// (catalog.PgClassPages); its pages are pruned as lookups and heap scans
+// reach them (PruneOnAccess).
+func New(v pg.Version) *Class {
+	c := NewPages(catalog.PgClassPages(v))
+	c.PruneOnAccess = true
+	return c
+}
 
 // NewIndex is pg_index as verify's setup leaves it on version v
 // (catalog.PgIndexPages): its rows are placed as pg_class's are
@@ -115,7 +140,7 @@ func IndexRowLen(ncols int) int {
 // NewPages is a catalog's heap pages as measured (free space, unused line
 // pointers, FSM category, profile index).
 func NewPages(pages []catalog.PgClassPage) *Class {
-	c := &Class{target: -1, rows: map[Key]Row{}, unhinted: map[version]int{}}
+	c := &Class{target: -1, rows: map[Key]Row{}, unhinted: map[version]int{}, killable: map[version]int{}}
 	for i, p := range pages {
 		c.Pages = append(c.Pages, Page{Free: p.Free, Unused: p.Unused})
 		c.Profile = append(c.Profile, p.Profile)
@@ -134,16 +159,106 @@ func maxAlign(n int) int { return (n + 7) &^ 7 }
 // catalog lookups reach the pages of the rows earlier sessions updated, and
 // heap_page_prune_opt prunes those left with under BLCKSZ/10 free.
 func (c *Class) SessionStart() {
-	c.session++
-	c.target = -1
+	c.NewSession()
 	for i := range c.Pages {
+		if c.PruneOnAccess {
+			break
+		}
 		p := &c.Pages[i]
 		if p.Dead > 0 && p.DeadIn < c.session && p.Free < pruneMinFree {
 			p.Free += p.Dead
-			p.Dead = 0
+			p.Dead, p.DeadRoots, p.HotRoots, p.Full, p.Horizon = 0, 0, 0, false, false
 			c.hint(func(v version) bool { return v.Block == i }) // pruning checks every tuple's visibility
 		}
 	}
+}
+
+// NewSession is a new backend (SessionStart) whose accesses prune pages
+// only as PruneOpt says.
+func (c *Class) NewSession() {
+	c.session++
+	c.target = -1
+}
+
+// Prunable is heap_page_prune_opt's test (pruneheap.c) for page blk: a
+// committed update left a dead version (pd_prune_xid older than every
+// snapshot: no other transaction runs between the model's sessions), and
+// the page is PD_PAGE_FULL or has less than BLCKSZ/10 free for a tuple
+// (the catalogs' fillfactor is 100).
+func (c *Class) Prunable(blk int) bool {
+	p := &c.Pages[blk]
+	return p.Dead > 0 && p.DeadIn < c.session && (p.Full || heapFree(p) < pruneMinFree)
+}
+
+// Prune is heap_page_prune on a Prunable page blk: every tuple's
+// visibility is checked (HeapTupleSatisfiesVacuum), so every committed
+// version on the page is hinted; a moved version's line pointer is set
+// dead and a HOT chain's root redirected, their tuples' space reclaimed.
+// It returns the line pointers set dead and redirected, and whether the
+// record carries a conflict horizon (Page.Horizon).
+func (c *Class) Prune(blk int) (ndead, nredirected int, horizon bool) {
+	p := &c.Pages[blk]
+	c.hint(func(v version) bool { return v.Block == blk })
+	ndead, nredirected, horizon = p.DeadRoots, p.HotRoots, p.Horizon
+	p.Free += p.Dead
+	p.Dead, p.DeadRoots, p.HotRoots, p.Full, p.Horizon = 0, 0, 0, false, false
+	return ndead, nredirected, horizon
+}
+
+// Visits is the pages an index scan for key k reaches, in TID order:
+// those of the versions a non-HOT update left with live index entries, and
+// the current version's.
+func (c *Class) Visits(k Key) []int {
+	seen := map[int]bool{}
+	if r, ok := c.rows[k]; ok {
+		seen[r.Block] = true
+	}
+	for v := range c.killable {
+		if v.Key == k {
+			seen[v.Block] = true
+		}
+	}
+	var out []int
+	for i := range c.Pages {
+		if seen[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Reaches is the pages a lookup of the keys reaches (Visits: a HOT
+// chain's older versions share its page, a moved version's index entry
+// leads to its old page until a scan kills it), and kills the entries of
+// versions dead to all (KillDead; the index's pages are not modelled).
+func (c *Class) Reaches(keys ...Key) []int {
+	var out []int
+	for _, k := range keys {
+		out = append(out, c.Visits(k)...)
+	}
+	c.KillDead(keys...)
+	return out
+}
+
+// KillDead is an index scan for the keys finding the versions a committed
+// non-HOT update left dead to every snapshot (heap_hot_search_buffer's
+// all_dead): the scan marks their entries LP_DEAD (_bt_killitems), which
+// later scans skip. It returns how many it killed.
+func (c *Class) KillDead(keys ...Key) int {
+	n := 0
+	for v, s := range c.killable {
+		if s >= c.session {
+			continue
+		}
+		for _, k := range keys {
+			if v.Key == k {
+				delete(c.killable, v)
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
 
 // Restart is a server restart: the FSM page is read back from disk, with
@@ -189,7 +304,11 @@ func (c *Class) Update(k Key, tupLen int) (int, bool) {
 	blk := r.Block
 	if heapFree(old) >= n {
 		c.add(blk, n)
+		old.HotRoots++
 	} else {
+		old.DeadRoots++
+		old.Full = true // heap_update's PageSetFull: the old page could use pruning
+		c.killable[version{k, r.Block}] = c.session
 		blk = c.place(n)
 	}
 	c.rows[k] = Row{blk, tupLen}

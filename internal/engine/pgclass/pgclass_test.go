@@ -63,11 +63,18 @@ func TestPlacement15(t *testing.T) {
 	c.Commit() // then ALTER TABLE … SET STORAGE PLAIN looks t2 up
 	require.Equal(t, []int{5}, c.LookUp(Key{Rel: 3}))
 
-	// Session 4 (COPY t2): its lookups prune page 5 (708 < BLCKSZ/10 =
-	// 819): 708 + 224 = 932, the server's. Session 5 (CREATE INDEX t2_id):
-	// the index's row goes to slot 6 (195 ≥ 6).
+	// Session 4 (COPY t2): its lookup reaches page 5, which it prunes (708
+	// < BLCKSZ/10 = 819): the HOT chain's root redirected, 708 + 224 = 932,
+	// the server's; no conflict horizon (the update was the inserter's).
+	// Session 5 (CREATE INDEX t2_id): the index's row goes to slot 6 (195 ≥ 6).
 	c.SessionStart()
+	require.Equal(t, 708, c.Hole(5), "pg_class's pages are pruned only as accesses reach them")
+	require.Equal(t, []int{5}, c.Reaches(Key{Rel: 3}))
+	require.True(t, c.Prunable(5))
+	ndead, nredirected, horizon := c.Prune(5)
+	require.Equal(t, []any{0, 1, false}, []any{ndead, nredirected, horizon})
 	require.Equal(t, 932, c.Hole(5))
+	require.False(t, c.Prunable(5))
 	c.SessionStart()
 	require.Equal(t, 6, c.Insert(Key{Rel: 4}, plain))
 	require.Equal(t, 6256-176, c.Hole(6)) // 6,080, the server's
