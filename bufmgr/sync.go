@@ -182,40 +182,63 @@ func syncKeysSorted(keys []syncKey) bool {
 
 // radixSortSyncKeys sorts keys by (rel, forkBlock): a least-significant-digit
 // radix sort over the keys' nine significant bytes (four of the relation, one
-// of the fork, four of the block), skipping the bytes all keys share. The
-// sort is stable and the keys distinct, so the order is the comparison
-// sort's. It returns the sorted slice (keys or its scratch twin).
+// of the fork, four of the block), skipping the bytes all keys share (found
+// in one pass first, so only the bytes that vary are counted). The sort is
+// stable and the keys distinct, so the order is the comparison sort's. It
+// returns the sorted slice (keys or its scratch twin).
 func radixSortSyncKeys(keys []syncKey) []syncKey {
 	const nbytes = 9
-	digit := func(k *syncKey, d int) uint8 {
-		if d < 5 {
-			return uint8(k.forkBlock >> (8 * d))
-		}
-		return uint8(k.rel >> (8 * (d - 5)))
+	if len(keys) < 2 {
+		return keys
 	}
-	var counts [nbytes][256]int
+	var diffFB uint64
+	var diffRel uint32
+	k0 := keys[0]
 	for i := range keys {
-		for d := 0; d < nbytes; d++ {
-			counts[d][digit(&keys[i], d)]++
+		diffFB |= keys[i].forkBlock ^ k0.forkBlock
+		diffRel |= keys[i].rel ^ k0.rel
+	}
+	// The varying bytes as shifts into forkBlock (digits 0–4) and rel (5–8).
+	var fbShifts, relShifts []uint
+	for d := 0; d < nbytes; d++ {
+		if d < 5 && uint8(diffFB>>(8*d)) != 0 {
+			fbShifts = append(fbShifts, uint(8*d))
+		} else if d >= 5 && uint8(diffRel>>(8*(d-5))) != 0 {
+			relShifts = append(relShifts, uint(8*(d-5)))
 		}
 	}
-	var tmp []syncKey
-	for d := 0; d < nbytes; d++ {
-		c := &counts[d]
-		if len(keys) == 0 || c[digit(&keys[0], d)] == len(keys) {
-			continue // every key has this byte: the pass would not move anything
+	nfb := len(fbShifts)
+	counts := make([][256]int, nfb+len(relShifts))
+	for i := range keys {
+		k := &keys[i]
+		for j, sh := range fbShifts {
+			counts[j][uint8(k.forkBlock>>sh)]++
 		}
-		if tmp == nil {
-			tmp = make([]syncKey, len(keys))
+		for j, sh := range relShifts {
+			counts[nfb+j][uint8(k.rel>>sh)]++
 		}
+	}
+	tmp := make([]syncKey, len(keys))
+	for j := range counts {
+		c := &counts[j]
 		pos := 0
 		for v := range c {
 			c[v], pos = pos, pos+c[v]
 		}
-		for i := range keys {
-			v := digit(&keys[i], d)
-			tmp[c[v]] = keys[i]
-			c[v]++
+		if j < nfb {
+			sh := fbShifts[j]
+			for i := range keys {
+				v := uint8(keys[i].forkBlock >> sh)
+				tmp[c[v]] = keys[i]
+				c[v]++
+			}
+		} else {
+			sh := relShifts[j-nfb]
+			for i := range keys {
+				v := uint8(keys[i].rel >> sh)
+				tmp[c[v]] = keys[i]
+				c[v]++
+			}
 		}
 		keys, tmp = tmp, keys
 	}
