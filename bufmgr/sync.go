@@ -15,18 +15,22 @@ import (
 // tablespace, so the per-tablespace balancing has nothing to balance). A
 // spread checkpoint then calls SyncOneBuffer on each, pausing between them.
 func (p *Pool) StartBufferSync(all bool) []pg.Buffer {
-	n := 0 // counted first: a large pool's list is allocated once, at its size
-	for b := pg.Buffer(1); int(b) <= p.n; b++ {
-		if s := p.states[b]; s&pg.FlagDirty != 0 && (all || s&pg.FlagPermanent != 0) {
+	want := pg.FlagDirty | pg.FlagPermanent // the buffers listed: s&want == want
+	if all {
+		want = pg.FlagDirty
+	}
+	states := p.states[1 : p.n+1] // buffer b at b−1
+	n := 0                        // counted first: a large pool's list is allocated once, at its size
+	for _, s := range states {
+		if s&want == want {
 			n++
 		}
 	}
 	todo := make([]pg.Buffer, 0, n)
-	for b := pg.Buffer(1); int(b) <= p.n; b++ {
-		s := p.states[b]
-		if s&pg.FlagDirty != 0 && (all || s&pg.FlagPermanent != 0) {
-			p.states[b] = s | pg.FlagCheckpointNeed
-			todo = append(todo, b)
+	for i, s := range states {
+		if s&want == want {
+			states[i] = s | pg.FlagCheckpointNeed
+			todo = append(todo, pg.Buffer(i+1))
 		}
 	}
 	// Tag order as a two-word key per buffer (relation; fork and block; a
