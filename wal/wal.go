@@ -120,6 +120,11 @@ func (u *Usage) Add(o Usage) {
 	u.InitBytes += o.InitBytes
 }
 
+// Zero reports whether u counts nothing (adding it would change nothing).
+func (u *Usage) Zero() bool {
+	return u.Records|u.FPI|u.Bytes|u.BuffersFull|u.Writes|u.Fsyncs|u.WriteBytes|u.InitWrites|u.InitFsyncs|u.InitBytes == 0
+}
+
 // Sub returns u − o (for "since MARK").
 func (u Usage) Sub(o Usage) Usage {
 	return Usage{u.Records - o.Records, u.FPI - o.FPI, u.Bytes - o.Bytes,

@@ -214,26 +214,27 @@ func (c *Cluster) NextBackground() int64 { return (*bgDue)(c).NextBackground() }
 
 // runBackground runs the background process due first at or before t, if
 // any (ties: the WAL writer, the checkpointer, the background writer,
-// autovacuum), and reports whether one ran.
-func (c *Cluster) runBackground(t int64) bool {
-	if t < (*bgDue)(c).NextBackground() {
-		return false // the common case: nothing due
+// autovacuum), again while one is due, and reports whether one ran. (Both
+// callers would call it again with the same t, nothing else running in
+// between: a spread checkpoint's buffers are written in one call.)
+func (c *Cluster) runBackground(t int64) (ran bool) {
+	for ; t >= (*bgDue)(c).NextBackground(); ran = true { // t below it: the common case, nothing due
+		c.bgw.WakeOnAlloc(t) // a hibernating bgwriter's latch (nothing otherwise)
+		ww, ck, bw, av := c.walwriter.Next, c.ckpt.Next, c.bgw.Next, c.av.Next()
+		switch {
+		case ww <= t && ww <= ck && ww <= bw && ww <= av:
+			c.walwriter.Run()
+		case ck <= t && ck <= bw && ck <= av:
+			c.ckpt.Run()
+		case bw <= t && bw <= av:
+			c.bgw.Run()
+		case av <= t:
+			c.av.Run()
+		default:
+			return ran
+		}
 	}
-	c.bgw.WakeOnAlloc(t) // a hibernating bgwriter's latch (nothing otherwise)
-	ww, ck, bw, av := c.walwriter.Next, c.ckpt.Next, c.bgw.Next, c.av.Next()
-	switch {
-	case ww <= t && ww <= ck && ww <= bw && ww <= av:
-		c.walwriter.Run()
-	case ck <= t && ck <= bw && ck <= av:
-		c.ckpt.Run()
-	case bw <= t && bw <= av:
-		c.bgw.Run()
-	case av <= t:
-		c.av.Run()
-	default:
-		return false
-	}
-	return true
+	return ran
 }
 
 // participant is one process running a statement.
