@@ -26,24 +26,21 @@ func (p *Pool) StartBufferSync(all bool) []pg.Buffer {
 			n++
 		}
 	}
-	todo := make([]pg.Buffer, 0, n)
-	for i, s := range states {
-		if s&want == want {
-			states[i] = s | pg.FlagCheckpointNeed
-			todo = append(todo, pg.Buffer(i+1))
-		}
-	}
 	// Tag order as a two-word key per buffer (relation; fork and block; a
 	// valid tag is in one buffer only, so no two keys are equal and the order
 	// is total), sorted by radix (a checkpoint of a large pool lists millions).
-	keys := make([]syncKey, len(todo))
-	for i, b := range todo {
-		t := p.tags[b]
-		keys[i] = syncKey{rel: uint32(t.Rel) ^ 1<<31, forkBlock: uint64(t.Fork)<<32 | uint64(t.Block), b: b}
+	keys := make([]syncKey, 0, n)
+	for i, s := range states {
+		if s&want == want {
+			states[i] = s | pg.FlagCheckpointNeed
+			t := p.tags[i+1]
+			keys = append(keys, syncKey{rel: uint32(t.Rel) ^ 1<<31, forkBlock: uint64(t.Fork)<<32 | uint64(t.Block), b: pg.Buffer(i + 1)})
+		}
 	}
 	if !syncKeysSorted(keys) { // a load's checkpoint often finds the pool in tag order already
 		keys = radixSortSyncKeys(keys)
 	}
+	todo := make([]pg.Buffer, len(keys))
 	for i, k := range keys {
 		todo[i] = k.b
 	}
