@@ -28,7 +28,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -41,13 +40,6 @@ import (
 )
 
 func main() {
-	// The heap is mostly large arrays without pointers (buffer states, page
-	// LSNs, the page cache's nodes), which a collection marks quickly: collect
-	// at half the default growth unless GOGC says otherwise, for a lower peak
-	// (the 1/16 terabyte scenario: 534 → 363 MB, the same CPU time).
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(50)
-	}
 	// An interrupt cancels the context; verify then stops its server and removes its directory.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
