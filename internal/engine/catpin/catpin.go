@@ -135,20 +135,34 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 	if p.Hinted == nil {
 		p.Hinted = map[int]bool{}
 	}
-	for blk, pin := range pins {
-		if kind == catalog.Analyze && p.StatsModelled && pin.Dirty && p.isPgStatistic(blk) {
-			continue // the pg_statistic pages ANALYZE writes: pinned as Statistics places its rows
-		}
-		if pin.Dirty && p.Class != nil && p.isPgAttribute(blk) {
-			pin.Dirty = false // the pg_attribute pages the model writes and hints itself (PlaceAttributes, attrLookUp)
-		}
-		tag := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}
-		for k := 0; k < pin.N || (k == 0 && pin.Dirty); k++ {
-			b, _, err := pool.ReadBuffer(be, tag, nil)
+	// The profile counts each page's pins, not their order. A page's pins
+	// come from lookups spread over the session (connection start, each
+	// query's parse, plan and executor start-up), so the pins go in rounds:
+	// round k pins once every page pinned more than k times. A pin that
+	// misses allocates a buffer (StrategyGetBuffer's clock sweep, freelist.c;
+	// after a scan every buffer may be in use, and the sweep goes round the
+	// pool once, taking one off each usage count), and the hot pages' later
+	// pins bump them back (PinBuffer, bufmgr.c) as on the server, where
+	// all of a page's pins at once left the hot pages one below 5 after such
+	// a sweep.
+	for round := 0; ; round++ {
+		pinned := false
+		for blk, pin := range pins {
+			if round >= pin.N && (round > 0 || !pin.Dirty) {
+				continue
+			}
+			if kind == catalog.Analyze && p.StatsModelled && pin.Dirty && p.isPgStatistic(blk) {
+				continue // the pg_statistic pages ANALYZE writes: pinned as Statistics places its rows
+			}
+			if pin.Dirty && p.Class != nil && p.isPgAttribute(blk) {
+				pin.Dirty = false // the pg_attribute pages the model writes and hints itself (PlaceAttributes, attrLookUp)
+			}
+			pinned = true
+			b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}, nil)
 			if err != nil {
 				return err
 			}
-			if pin.Dirty && k == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk)) {
+			if pin.Dirty && round == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk)) {
 				if kind == catalog.Table || kind == catalog.Index || kind == catalog.Analyze { // DDL: rows written
 					pool.MarkBufferDirty(be, b)
 					pool.SetPageLSN(b, w.InsertLSN())
@@ -158,6 +172,9 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 				}
 			}
 			pool.Unpin(be, b)
+		}
+		if !pinned {
+			break
 		}
 	}
 	needsImage := func(lsn pg.LSN) bool { return txn.FullPageWrites && lsn <= w.RedoRecPtr() }
