@@ -229,8 +229,7 @@ func (c *Cluster) WALSince(since string) (WALReport, error) {
 		} else {
 			rep.Bytes = u.Bytes
 		}
-		c.readIOAfterMark()
-		return nil
+		return c.readIOAfterMark()
 	})
 	return rep, err
 }

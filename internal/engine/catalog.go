@@ -39,9 +39,9 @@ func (c *Cluster) catTxn() catpin.Txn {
 // CatalogPins is the catalog pins' state (catpin.Pins).
 func (c *Cluster) CatalogPins() *catpin.Pins { return &c.cat }
 
-// PruneCatalogAs prunes what a session of kind would beyond the pages pruned already (catpin.Pins.PruneAlso).
-func (c *Cluster) PruneCatalogAs(kind CatalogKind) {
-	_ = c.catalogStep(func(be *bufmgr.Backend) error { c.cat.PruneAlso(c.pool, c.wal, be, kind, c.catTxn()); return nil })
+// TouchCatalogAlso pins and prunes what a session of kind does beyond a plain session (catpin.Pins.TouchAlso).
+func (c *Cluster) TouchCatalogAlso(kind CatalogKind) error {
+	return c.catalogStep(func(be *bufmgr.Backend) error { return c.cat.TouchAlso(c.pool, c.wal, be, kind, c.catTxn()) })
 }
 
 // catalogStep runs fn as a client backend of its own (catalog work outside the statement's counters).

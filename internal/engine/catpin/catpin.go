@@ -132,50 +132,8 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 			pins = catalog.Add(catalog.Decode(f), catalog.Sub(pins, catalog.Decode(prof.Kinds[catalog.Session])))
 		}
 	}
-	if p.Hinted == nil {
-		p.Hinted = map[int]bool{}
-	}
-	// The profile counts each page's pins, not their order. A page's pins
-	// come from lookups spread over the session (connection start, each
-	// query's parse, plan and executor start-up), so the pins go in rounds:
-	// round k pins once every page pinned more than k times. A pin that
-	// misses allocates a buffer (StrategyGetBuffer's clock sweep, freelist.c;
-	// after a scan every buffer may be in use, and the sweep goes round the
-	// pool once, taking one off each usage count), and the hot pages' later
-	// pins bump them back (PinBuffer, bufmgr.c) as on the server, where
-	// all of a page's pins at once left the hot pages one below 5 after such
-	// a sweep.
-	for round := 0; ; round++ {
-		pinned := false
-		for blk, pin := range pins {
-			if round >= pin.N && (round > 0 || !pin.Dirty) {
-				continue
-			}
-			if kind == catalog.Analyze && p.StatsModelled && pin.Dirty && p.isPgStatistic(blk) {
-				continue // the pg_statistic pages ANALYZE writes: pinned as Statistics places its rows
-			}
-			if pin.Dirty && p.Class != nil && p.isPgAttribute(blk) {
-				pin.Dirty = false // the pg_attribute pages the model writes and hints itself (PlaceAttributes, attrLookUp)
-			}
-			pinned = true
-			b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}, nil)
-			if err != nil {
-				return err
-			}
-			if pin.Dirty && round == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk)) {
-				if kind == catalog.Table || kind == catalog.Index || kind == catalog.Analyze { // DDL: rows written
-					pool.MarkBufferDirty(be, b)
-					pool.SetPageLSN(b, w.InsertLSN())
-				} else if !p.Hinted[blk] {
-					pool.MarkBufferDirtyHint(be, b, p.PageHole)
-					p.Hinted[blk] = true
-				}
-			}
-			pool.Unpin(be, b)
-		}
-		if !pinned {
-			break
-		}
+	if err := p.pinAll(pool, w, be, kind, pins); err != nil {
+		return err
 	}
 	needsImage := func(lsn pg.LSN) bool { return txn.FullPageWrites && lsn <= w.RedoRecPtr() }
 	if p.Class != nil && (first || kind == catalog.Buffercache) {
@@ -323,19 +281,80 @@ func (p *Pins) dirty(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.B
 	return nil
 }
 
-// PruneAlso prunes, as part of be's session, what a session of kind would
-// prune beyond those already pruned (a mark that reads pg_stat_io after the
-// WAL position: the pg_stat_io query's prunes come after it). Its WAL is the
-// session's, as Touch's.
-func (p *Pins) PruneAlso(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind catalog.Kind, txn Txn) {
+// TouchAlso is the rest of a plain session's work when it goes on to do
+// what a session of kind does (a mark that reads pg_stat_io after the WAL
+// position: the pg_stat_io query's catalog lookups come after it): the
+// pins of kind beyond a plain session's, then what kind prunes beyond those
+// already pruned. Its WAL is the session's, as Touch's.
+func (p *Pins) TouchAlso(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind catalog.Kind, txn Txn) error {
 	if !p.On {
-		return
+		return nil
 	}
-	savedWAL := be.WAL
-	p.prune(pool, w, be, kind, txn.FullPageWrites)
+	saved, savedWAL, savedIO := be.Buf, be.WAL, be.IOReadNs
+	prof := catalog.For(p.Version)
+	var err error
+	if k, ok := prof.Kinds[kind]; ok {
+		err = p.pinAll(pool, w, be, kind, catalog.Sub(catalog.Decode(k), catalog.Decode(prof.Kinds[catalog.Session])))
+	}
+	if err == nil {
+		p.prune(pool, w, be, kind, txn.FullPageWrites)
+	}
 	extra := bufmgr.Backend{Type: be.Type, WAL: be.WAL.Sub(savedWAL)}
 	txn.FoldWAL(&extra)
-	be.WAL = savedWAL
+	be.Buf, be.WAL, be.IOReadNs = saved, savedWAL, savedIO
+	return err
+}
+
+// pinAll pins and releases each catalog page as often as pins says (in rounds), a
+// session of kind dirtying the pages it writes (DDL) or hinting, once, the
+// pages the measured profile shows a reading session dirtied.
+func (p *Pins) pinAll(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind catalog.Kind, pins []catalog.Pin) error {
+	if p.Hinted == nil {
+		p.Hinted = map[int]bool{}
+	}
+	// The profile counts each page's pins, not their order. A page's pins
+	// come from lookups spread over the session (connection start, each
+	// query's parse, plan and executor start-up), so the pins go in rounds:
+	// round k pins once every page pinned more than k times. A pin that
+	// misses allocates a buffer (StrategyGetBuffer's clock sweep, freelist.c;
+	// after a scan every buffer may be in use, and the sweep goes round the
+	// pool once, taking one off each usage count), and the hot pages' later
+	// pins bump them back (PinBuffer, bufmgr.c) as on the server, where
+	// all of a page's pins at once left the hot pages one below 5 after such
+	// a sweep.
+	for round := 0; ; round++ {
+		pinned := false
+		for blk, pin := range pins {
+			if round >= pin.N && (round > 0 || !pin.Dirty) {
+				continue
+			}
+			if kind == catalog.Analyze && p.StatsModelled && pin.Dirty && p.isPgStatistic(blk) {
+				continue // the pg_statistic pages ANALYZE writes: pinned as Statistics places its rows
+			}
+			if pin.Dirty && p.Class != nil && p.isPgAttribute(blk) {
+				pin.Dirty = false // the pg_attribute pages the model writes and hints itself (PlaceAttributes, attrLookUp)
+			}
+			pinned = true
+			b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}, nil)
+			if err != nil {
+				return err
+			}
+			if pin.Dirty && round == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk)) {
+				if kind == catalog.Table || kind == catalog.Index || kind == catalog.Analyze { // DDL: rows written
+					pool.MarkBufferDirty(be, b)
+					pool.SetPageLSN(b, w.InsertLSN())
+				} else if !p.Hinted[blk] {
+					pool.MarkBufferDirtyHint(be, b, p.PageHole)
+					p.Hinted[blk] = true
+				}
+			}
+			pool.Unpin(be, b)
+		}
+		if !pinned {
+			break
+		}
+	}
+	return nil
 }
 
 // prune is heap_page_prune_opt (pruneheap.c) on the catalog pages a session
