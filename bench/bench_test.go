@@ -93,13 +93,7 @@ func BenchmarkAccess(b *testing.B) {
 				// Warm-up outside the timer: fill the pool with blocks
 				// 0..nbuf−1, then start the trace at request nbuf (for seq,
 				// the block after them), so every timed miss evicts.
-				for blk := 0; blk < nbuf; blk++ {
-					buf, _, err := p.ReadBuffer(be, pg.BufferTag{Rel: 1, Block: pg.BlockNumber(blk)}, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					p.Unpin(be, buf)
-				}
+				warmPool(b, p, be, nbuf)
 				i := nbuf
 				st0 := p.Stats.Rel[bufmgr.ClientBackend][strategy.Normal]
 				b.ResetTimer()
@@ -124,6 +118,19 @@ func BenchmarkAccess(b *testing.B) {
 	}
 }
 
+// warmPool reads blocks 0..nbuf−1 of relation 1 into the pool, outside the
+// timer, as BenchmarkAccess's and BenchmarkAccessBatch's warm-up.
+func warmPool(b *testing.B, p *bufmgr.Pool, be *bufmgr.Backend, nbuf int) {
+	b.Helper()
+	for blk := 0; blk < nbuf; blk++ {
+		buf, _, err := p.ReadBuffer(be, pg.BufferTag{Rel: 1, Block: pg.BlockNumber(blk)}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Unpin(be, buf)
+	}
+}
+
 // BenchmarkAccessBatch is BenchmarkAccess's Zipf traces, warm-up and
 // accesses (ReadBuffer + ReleaseBuffer of each block by one backend, no
 // strategy) made through the batch API a program that knows its next
@@ -138,13 +145,7 @@ func BenchmarkAccessBatch(b *testing.B) {
 			tr := benchTrace(b, "zipf", nbuf)
 			p, be := newPool(b, nbuf, int(tr.blocks))
 			n := tr.len()
-			for blk := 0; blk < nbuf; blk++ {
-				buf, _, err := p.ReadBuffer(be, pg.BufferTag{Rel: 1, Block: pg.BlockNumber(blk)}, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				p.Unpin(be, buf)
-			}
+			warmPool(b, p, be, nbuf)
 			pf := p.NewPrefetcher(1)
 			blocks := make([]uint32, 4096)
 			i := nbuf
