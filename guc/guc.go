@@ -127,6 +127,7 @@ var gucs = []gucDef{
 	{name: "max_wal_senders", kind: kindInt, min: 0, max: 262143, restart: true, modelled: true, def: fixed("10"), doc: "enters MaxBackends"},
 	{name: "max_parallel_workers_per_gather", kind: kindInt, min: 0, max: 1024, modelled: true, def: fixed("2"), doc: "workers per Gather"},
 	{name: "max_parallel_maintenance_workers", kind: kindInt, min: 0, max: 1024, modelled: true, def: fixed("2"), doc: "workers of a parallel CREATE INDEX (at most 1 at maintenance_work_mem's 64MB)"},
+	{name: "maintenance_work_mem", kind: kindSize, unit: pg.UnitKB, min: 1024, max: 2147483647, modelled: true, def: fixed("64MB"), doc: "a parallel CREATE INDEX's workers: 32MB a participant (plan_create_index_workers); the sort itself is not modelled"},
 	{name: "max_parallel_workers", kind: kindInt, min: 0, max: 1024, modelled: true, def: fixed("8"), doc: "workers in all"},
 	{name: "parallel_leader_participation", kind: kindBool, modelled: true, def: fixed("on"), doc: "the leader scans too"},
 	{name: "min_parallel_table_scan_size", kind: kindSize, unit: pg.UnitBlocks, min: 0, max: 715827882, modelled: true, def: fixed("8MB"), doc: "smallest table scanned in parallel"},

@@ -60,7 +60,7 @@ func init() {
 		"log_rotation_size", "log_startup_progress_interval", "log_statement", "log_statement_max_length",
 		"log_statement_sample_rate", "log_statement_stats", "log_temp_files", "log_timezone",
 		"log_transaction_sample_rate", "log_truncate_on_rotation", "logging_collector",
-		"logical_decoding_work_mem", "maintenance_work_mem", "max_active_replication_origins",
+		"logical_decoding_work_mem", "max_active_replication_origins",
 		"max_files_per_process", "max_function_args", "max_identifier_length", "max_index_keys",
 		"max_locks_per_transaction", "max_logical_replication_workers", "max_notify_queue_pages",
 		"max_parallel_apply_workers_per_subscription", "max_pred_locks_per_page",

@@ -154,10 +154,9 @@ func ParallelWorkers(pages, minPages, limit int) int {
 // a plain table of pages: ParallelWorkers over the heap's pages at most
 // limit (max_parallel_maintenance_workers), then lowered while a
 // participant's share of maintenance_work_mem (the leader's included) is
-// under 32MB. maintenance_work_mem is not a simulated setting: its default,
-// 64MB, leaves room for one worker.
-func IndexBuildWorkers(pages, minPages, limit int) int {
-	const maintenanceWorkMemKB = 64 * 1024
+// under 32MB (maintenanceWorkMemKB: the default 64MB leaves room for one
+// worker).
+func IndexBuildWorkers(pages, minPages, limit, maintenanceWorkMemKB int) int {
 	w := ParallelWorkers(pages, minPages, limit)
 	for w > 0 && maintenanceWorkMemKB/(w+1) < 32*1024 {
 		w--

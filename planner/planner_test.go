@@ -35,6 +35,19 @@ func TestParallelWorkers(t *testing.T) {
 // 6,000 × cpu_operator_cost 0.0025 = 15 → 1,575. Two workers (1,500 ≥ 1,024):
 // divisor 1 + (1 − 0.3) = 1.7 → 1,500 + 75 / 1.7 + 1,000 + 0.1 × 2 = 2,544.32…,
 // so the serial plan wins.
+// TestIndexBuildWorkers: plan_create_index_workers lowers the workers while
+// maintenance_work_mem / (workers + 1) is under 32MB. A 100,000-page table
+// asks ParallelWorkers for 2 (the limit, max_parallel_maintenance_workers=2):
+// at 64MB, 64/3 < 32 leaves 1 (64/2 = 32); at 128MB, 128/3 = 42.7 keeps 2; at
+// 32MB, 32/2 = 16 leaves none; a table under min_parallel_table_scan_size
+// (1,024 pages) gets none whatever the memory.
+func TestIndexBuildWorkers(t *testing.T) {
+	require.Equal(t, 1, IndexBuildWorkers(100000, 1024, 2, 64*1024))
+	require.Equal(t, 2, IndexBuildWorkers(100000, 1024, 2, 128*1024))
+	require.Equal(t, 0, IndexBuildWorkers(100000, 1024, 2, 32*1024))
+	require.Equal(t, 0, IndexBuildWorkers(1000, 1024, 2, 1<<30))
+}
+
 func TestPlanSeqScan(t *testing.T) {
 	c := defaults(t, 15)
 	st := RelStats{Pages: 1500, RelPages: 1500, RelTuples: 6000}

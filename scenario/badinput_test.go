@@ -95,6 +95,7 @@ var badInputs = []struct {
 	{true, "cluster version=18 effective_io_concurrency=5000", "bad.scn:1: effective_io_concurrency=5000: outside the allowed range 0..1000"},
 	{true, "cluster version=18 effective_io_concurrency=1e9", "bad.scn:1: effective_io_concurrency=1e9: outside the allowed range 0..1000"},
 	{true, "cluster version=18 effective_io_concurrency=16kB", "bad.scn:1: effective_io_concurrency=16kB: must be an integer from 0 to 1000"},
+	{true, "cluster version=18 maintenance_work_mem=512kB", "bad.scn:1: maintenance_work_mem=512kB: outside the allowed range 1024..2147483647 (1MB..2147483647kB)"},
 	{true, "cluster version=18 vacuum_buffer_usage_limit=64kB", "bad.scn:1: vacuum_buffer_usage_limit=64kB: must be 0 or between 128kB and 16GB"},
 	{true, "cluster version=18 wal_writer_delay=0", "bad.scn:1: wal_writer_delay=0: outside the allowed range 1ms..10s"},
 	{true, "cluster version=18 wal_writer_delay=20s", "bad.scn:1: wal_writer_delay=20s: outside the allowed range 1ms..10s"},

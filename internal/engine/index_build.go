@@ -31,7 +31,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key, 
 	// parallel (_bt_begin_parallel, the leader taking part), each process
 	// with its own ring over a parallel block table (table_beginscan_parallel;
 	// a sync scan's start over NBuffers/4); serially from block 0 otherwise.
-	workers := min(planner.IndexBuildWorkers(nblocks, int(c.S.Int("min_parallel_table_scan_size")), int(c.S.Int("max_parallel_maintenance_workers"))), int(c.S.Int("max_parallel_workers")), int(c.S.Int("max_worker_processes")))
+	workers := min(planner.IndexBuildWorkers(nblocks, int(c.S.Int("min_parallel_table_scan_size")), int(c.S.Int("max_parallel_maintenance_workers")), int(c.S.Int("maintenance_work_mem"))), int(c.S.Int("max_parallel_workers")), int(c.S.Int("max_worker_processes")))
 	var pscan *heap.ParallelScan
 	if workers > 0 {
 		pscan = &heap.ParallelScan{NBlocks: nblocks, SyncScan: ringN > 0 && c.S.Bool("synchronize_seqscans")}
