@@ -104,7 +104,6 @@ func MeasurePrunes(ctx context.Context, bin string) (map[string][]PruneRec, erro
 		return nil, err
 	}
 	kinds := append([]verify.CatalogKind{{Name: "first"}}, verify.CatalogKinds(srv0.Major)...)
-	kinds = append(kinds, verify.CatalogKind{Name: "set", SQL: verify.SetSQL("max_parallel_workers_per_gather", "0")})
 	out := map[string][]PruneRec{}
 	for _, k := range kinds {
 		if strings.HasPrefix(k.Name, "pgbench") || k.Name == "statIO" && srv0.Major < 16 {
