@@ -15,8 +15,9 @@ import (
 type CatalogKind struct {
 	Name string
 	SQL  []string
-	// Before runs in a session of its own ahead of the kind's measurement
-	// (before its restart): the catalogs as the kind is to be measured on.
+	// Before runs in a session of its own ahead of the kind's profile
+	// measurement (before its restart): the catalogs as the kind is to be
+	// measured on. The prune measurement's fresh clusters do without it.
 	Before []string
 }
 
