@@ -19,6 +19,9 @@ type CatalogKind struct {
 	// measurement (before its restart): the catalogs as the kind is to be
 	// measured on. The prune measurement's fresh clusters do without it.
 	Before []string
+	// More are the further sessions the kind's command opens, measured
+	// with SQL's as one kind.
+	More [][]string
 }
 
 // CatalogKinds are the sessions profiled: the SQL verify sends for each kind
@@ -68,8 +71,11 @@ func CatalogKinds(major int) []CatalogKind {
 				sqlInsertLSN, "CREATE INDEX t_id1w ON t (id)", sqlInsertLSN, sqlRelationPages("t_id1w")}},
 		// verify's set (actSet) of a setting to its default, so the kinds
 		// measured after it run as before; last: ALTER SYSTEM outlives the
-		// restarts between kinds.
-		{Name: "set", SQL: SetSQL("max_parallel_workers_per_gather", "2")},
+		// restarts between kinds. Its sessions: the one that changes and
+		// reloads, then one that sees the reload (actSet polls until a
+		// session does: a new backend forked after the postmaster's reload
+		// has it, so one).
+		{Name: "set", SQL: SetSQL("max_parallel_workers_per_gather", "2"), More: [][]string{SetPollSQL()}},
 	}
 }
 
@@ -97,7 +103,11 @@ func VacuumVerboseHits(msgs string) (int, bool) {
 	return n, err == nil
 }
 
-// SetSQL is what verify's set command sends (actSet), in one session.
+// SetSQL is what verify's set command sends in its first session (actSet).
 func SetSQL(key, val string) []string {
-	return []string{"SELECT pg_conf_load_time()", "ALTER SYSTEM SET " + key + " = '" + val + "'", "SELECT pg_reload_conf()", "SELECT pg_conf_load_time()"}
+	return []string{"SELECT pg_conf_load_time()", "ALTER SYSTEM SET " + key + " = '" + val + "'", "SELECT pg_reload_conf()"}
 }
+
+// SetPollSQL is what each of verify's set's further sessions sends, until
+// one sees the reload (actSet).
+func SetPollSQL() []string { return []string{"SELECT pg_conf_load_time()"} }

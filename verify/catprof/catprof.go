@@ -352,7 +352,7 @@ func MeasureCatalog(ctx context.Context, bin string, skip map[string]bool) (prof
 				return nil, err
 			}
 		}
-		s, err := snapshot(true, k.SQL)
+		s, err := snapshot(true, append([][]string{k.SQL}, k.More...)...)
 		if err != nil {
 			return nil, err
 		}

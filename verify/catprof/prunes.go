@@ -194,8 +194,10 @@ func measureKindPrunes(ctx context.Context, bin string, checksums bool, k verify
 			return nil, err
 		}
 	}
-	if err := exec(k.SQL...); err != nil {
-		return nil, err
+	for _, sql := range append([][]string{k.SQL}, k.More...) {
+		if err := exec(sql...); err != nil {
+			return nil, err
+		}
 	}
 	if err := srv.Restart(ctx); err != nil {
 		return nil, err
