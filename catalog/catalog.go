@@ -36,9 +36,11 @@ const (
 	PgbenchTPCB                     // a pgbench client's first tpcb-like transaction
 	PgbenchSimpleUpdate             // the same, simple-update
 	PgbenchSelectOnly               // the same, select-only
-	Set                             // set: ALTER SYSTEM, pg_reload_conf and pg_conf_load_time (pins as a plain session)
+	Set                             // set: ALTER SYSTEM, pg_reload_conf and pg_conf_load_time
 	Analyze                         // ANALYZE t (pg_statistic rows written: pages dirtied)
 	Index                           // CREATE INDEX t_id ON t (id) (pg_class, pg_index, pg_attribute, pg_depend rows written)
+	Index1w                         // the same with one maintenance worker (leader and worker)
+	IndexWorker                     // a parallel index build's worker's own start-up and build (derived: index1w − index)
 )
 
 // Profile gives, per kind, the pins on each catalog page as a string:
@@ -98,9 +100,11 @@ func PrunesFor(v pg.Version) map[Kind][]Prune {
 
 func init() {
 	PG15.Prunes, PG18.Prunes, PG19.Prunes = prunes15, prunes18, prunes19
-	// A worker's own pins: the one-worker scan less the serial scan.
+	// A worker's own pins: the one-worker scan less the serial scan; a
+	// build worker's, the one-worker CREATE INDEX less the serial one.
 	for _, p := range []*Profile{&PG15, &PG18, &PG19} {
 		p.Kinds[Worker] = Encode(Sub(Decode(p.Kinds[Scan1w]), Decode(p.Kinds[Scan])))
+		p.Kinds[IndexWorker] = Encode(Sub(Decode(p.Kinds[Index1w]), Decode(p.Kinds[Index])))
 		if p.Prunes != nil {
 			// A worker prunes what the one-worker scan prunes beyond the serial scan's.
 			serial := map[string]bool{}

@@ -15,6 +15,13 @@ import (
 type CatalogKind struct {
 	Name string
 	SQL  []string
+	// Before runs in a session of its own ahead of the kind's profile
+	// measurement (before its restart): the catalogs as the kind is to be
+	// measured on. The prune measurement's fresh clusters do without it.
+	Before []string
+	// More are the further sessions the kind's command opens, measured
+	// with SQL's as one kind.
+	More [][]string
 }
 
 // CatalogKinds are the sessions profiled: the SQL verify sends for each kind
@@ -25,34 +32,50 @@ func CatalogKinds(major int) []CatalogKind {
 	// a mark's session (markNow; pg_stat_io is read too only in scenarios that show it)
 	session := []string{sqlClearSnapshot, sqlStatWAL, sqlInsertLSN}
 	return []CatalogKind{
-		{"session", session},
-		{"scan", []string{noPar, sqlScan("t")}},
-		{"scan1w", []string{"SET min_parallel_table_scan_size = 0", "SET parallel_setup_cost = 0", "SET max_parallel_workers_per_gather = 1", sqlScan("t")}},
-		{"insert", []string{sqlInsert("t", "g, repeat('x', 1800)", 100001, 100004), sqlRelationPages("t")}},
-		{"copy", []string{sqlClearSnapshot, sqlStatWAL, sqlInsertLSN, sqlCopy("t", false), sqlInsertLSN, sqlRelationPages("t")}},
-		{"vacuum", []string{sqlVacuum("t", "VERBOSE")}},
-		{"checkpoint", []string{sqlCheckpointWritten(major), sqlInsertLSN, "CHECKPOINT", sqlInsertLSN, sqlClearSnapshot, sqlCheckpointWritten(major)}},
-		{"buffercache", []string{sqlDatabaseOID, sqlUserTables, sqlBuffers}},
-		{"table", []string{"CREATE TABLE t2 (id int4, pad text) WITH (autovacuum_enabled=off)", "ALTER TABLE t2 ALTER COLUMN pad SET STORAGE PLAIN"}},
+		{Name: "session", SQL: session},
+		{Name: "scan", SQL: []string{noPar, sqlScan("t")}},
+		{Name: "scan1w", SQL: []string{"SET min_parallel_table_scan_size = 0", "SET parallel_setup_cost = 0", "SET max_parallel_workers_per_gather = 1", sqlScan("t")}},
+		{Name: "insert", SQL: []string{sqlInsert("t", "g, repeat('x', 1800)", 100001, 100004), sqlRelationPages("t")}},
+		{Name: "copy", SQL: []string{sqlClearSnapshot, sqlStatWAL, sqlInsertLSN, sqlCopy("t", false), sqlInsertLSN, sqlRelationPages("t")}},
+		{Name: "vacuum", SQL: []string{sqlVacuum("t", "VERBOSE")}},
+		{Name: "checkpoint", SQL: []string{sqlCheckpointWritten(major), sqlInsertLSN, "CHECKPOINT", sqlInsertLSN, sqlClearSnapshot, sqlCheckpointWritten(major)}},
+		{Name: "buffercache", SQL: []string{sqlDatabaseOID, sqlUserTables, sqlBuffers}},
+		{Name: "table", SQL: []string{"CREATE TABLE t2 (id int4, pad text) WITH (autovacuum_enabled=off)", "ALTER TABLE t2 ALTER COLUMN pad SET STORAGE PLAIN"}},
 		// The statistics views' sessions: show stat tables, show stat
 		// database, show stat bgwriter and show io (a mark's queries, then
 		// the view; 15 has no pg_stat_io).
-		{"statTables", []string{sqlClearSnapshot, sqlPgbenchTables}},
-		{"statDatabase", []string{sqlClearSnapshot, sqlPgbenchDB}},
-		{"statBgwriter", append(session[:len(session):len(session)], sqlStatBgwriter(major))},
-		{"statIO", append(session[:len(session):len(session)], sqlStatIO(major))},
+		{Name: "statTables", SQL: []string{sqlClearSnapshot, sqlPgbenchTables}},
+		{Name: "statDatabase", SQL: []string{sqlClearSnapshot, sqlPgbenchDB}},
+		{Name: "statBgwriter", SQL: append(session[:len(session):len(session)], sqlStatBgwriter(major))},
+		{Name: "statIO", SQL: append(session[:len(session):len(session)], sqlStatIO(major))},
 		// pgbench's sessions: its setup connection (GetTableInfo's
 		// queries) and a client's first transaction of each builtin (its
 		// statements planned once; later ones hit the relcache and syscache).
-		{"pgbenchSetup", pgbench.SetupQueries},
-		{"pgbenchTPCB", pgbenchTxn.SQL(pgbench.TPCBLike)},
-		{"pgbenchSimpleUpdate", pgbenchTxn.SQL(pgbench.SimpleUpdate)},
-		{"pgbenchSelectOnly", pgbenchTxn.SQL(pgbench.SelectOnly)},
+		{Name: "pgbenchSetup", SQL: pgbench.SetupQueries},
+		{Name: "pgbenchTPCB", SQL: pgbenchTxn.SQL(pgbench.TPCBLike)},
+		{Name: "pgbenchSimpleUpdate", SQL: pgbenchTxn.SQL(pgbench.SimpleUpdate)},
+		{Name: "pgbenchSelectOnly", SQL: pgbenchTxn.SQL(pgbench.SelectOnly)},
 		// ANALYZE and CREATE INDEX as verify's analyze and index commands
 		// send them (actAnalyze, actIndex). Last, and analyze before index:
 		// what they write stays for the kinds measured after them.
-		{"analyze", []string{sqlInsertLSN, "ANALYZE (VERBOSE) t", sqlInsertLSN}},
-		{"index", []string{sqlInsertLSN, "CREATE INDEX t_id ON t (id)", sqlInsertLSN, sqlRelationPages("t_id")}},
+		{Name: "analyze", SQL: []string{sqlInsertLSN, "ANALYZE (VERBOSE) t", sqlInsertLSN}},
+		{Name: "index", SQL: []string{sqlInsertLSN, "CREATE INDEX t_id ON t (id)", sqlInsertLSN, sqlRelationPages("t_id")}},
+		// The same build with one maintenance worker (plan_create_index_workers
+		// launches it: t is below the default min_parallel_table_scan_size);
+		// less index, a build worker's own pins (catalog.IndexWorker). It is
+		// measured on the catalogs index was: t analyzed (--append skips
+		// analyze, whose pg_statistic rows index saw) and without t_id (a
+		// full run's index made it); its own index is named apart.
+		{Name: "index1w", Before: []string{"DROP INDEX IF EXISTS t_id", "ANALYZE t"},
+			SQL: []string{"SET max_parallel_maintenance_workers = 1", "SET min_parallel_table_scan_size = 0",
+				sqlInsertLSN, "CREATE INDEX t_id1w ON t (id)", sqlInsertLSN, sqlRelationPages("t_id1w")}},
+		// verify's set (actSet) of a setting to its default, so the kinds
+		// measured after it run as before; last: ALTER SYSTEM outlives the
+		// restarts between kinds. Its sessions: the one that changes and
+		// reloads, then one that sees the reload (actSet polls until a
+		// session does: a new backend forked after the postmaster's reload
+		// has it, so one).
+		{Name: "set", SQL: SetSQL("max_parallel_workers_per_gather", "2"), More: [][]string{SetPollSQL()}},
 	}
 }
 
@@ -80,7 +103,11 @@ func VacuumVerboseHits(msgs string) (int, bool) {
 	return n, err == nil
 }
 
-// SetSQL is what verify's set command sends (actSet), in one session.
+// SetSQL is what verify's set command sends in its first session (actSet).
 func SetSQL(key, val string) []string {
-	return []string{"SELECT pg_conf_load_time()", "ALTER SYSTEM SET " + key + " = '" + val + "'", "SELECT pg_reload_conf()", "SELECT pg_conf_load_time()"}
+	return []string{"SELECT pg_conf_load_time()", "ALTER SYSTEM SET " + key + " = '" + val + "'", "SELECT pg_reload_conf()"}
 }
+
+// SetPollSQL is what each of verify's set's further sessions sends, until
+// one sees the reload (actSet).
+func SetPollSQL() []string { return []string{"SELECT pg_conf_load_time()"} }

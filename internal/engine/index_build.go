@@ -31,6 +31,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key, 
 	// parallel (_bt_begin_parallel, the leader taking part), each process
 	// with its own ring over a parallel block table (table_beginscan_parallel;
 	// a sync scan's start over NBuffers/4); serially from block 0 otherwise.
+	// A worker starts with empty caches (ParallelWorkerMain, _bt_parallel_build_main).
 	workers := min(planner.IndexBuildWorkers(nblocks, int(c.S.Int("min_parallel_table_scan_size")), int(c.S.Int("max_parallel_maintenance_workers")), int(c.S.Int("maintenance_work_mem"))), int(c.S.Int("max_parallel_workers")), int(c.S.Int("max_worker_processes")))
 	var pscan *heap.ParallelScan
 	if workers > 0 {
@@ -39,7 +40,7 @@ func (c *Cluster) createIndex(name string, rel *heap.Relation, key *nbtree.Key, 
 			pscan.Start = c.sync.GetLocation(rel.ID, nblocks)
 		}
 	}
-	ps, all, err := c.heapScanners(be, rel, ringN, workers, pscan, heap.SerialScan(nil, rel.ID, nblocks, 0), false, false)
+	ps, all, err := c.heapScanners(be, rel, ringN, workers, pscan, heap.SerialScan(nil, rel.ID, nblocks, 0), false, catalog.IndexWorker)
 	if err != nil {
 		return nil, err
 	}

@@ -166,7 +166,7 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 	if workers == 0 && syncscan {
 		serialStart, sync = c.sync.GetLocation(rel.ID, nblocks), &c.sync
 	}
-	ps, all, err := c.heapScanners(leader, rel, ringN, workers, pscan, heap.SerialScan(sync, rel.ID, nblocks, serialStart), true, true)
+	ps, all, err := c.heapScanners(leader, rel, ringN, workers, pscan, heap.SerialScan(sync, rel.ID, nblocks, serialStart), true, catalog.Worker)
 	if err != nil {
 		return nil, err
 	}
@@ -184,10 +184,10 @@ func (c *Cluster) seqScan(rel *heap.Relation) (*StmtResult, error) {
 // participant its own BAS_BULKREAD ring): the leader alone reading serial's
 // blocks, or with workers sharing pscan's parallel block table, the leader
 // too under parallel_leader_participation. A worker's start-up takes a
-// core; with touch it does a parallel worker's catalog start-up
-// (catalog.Worker). all is the leader, then the workers.
+// core and pins worker's catalog pages (catalog.Worker, a query's;
+// catalog.IndexWorker, a parallel index build's). all is the leader, then the workers.
 func (c *Cluster) heapScanners(leader *bufmgr.Backend, rel *heap.Relation, ringN, workers int, pscan *heap.ParallelScan,
-	serial func() (pg.BlockNumber, bool), prune, touch bool) (ps []*participant, all []*bufmgr.Backend, err error) {
+	serial func() (pg.BlockNumber, bool), prune bool, worker catalog.Kind) (ps []*participant, all []*bufmgr.Backend, err error) {
 	add := func(be *bufmgr.Backend) {
 		ring := strategy.NewRing(strategy.BulkRead, ringN)
 		next := serial
@@ -203,10 +203,8 @@ func (c *Cluster) heapScanners(leader *bufmgr.Backend, rel *heap.Relation, ringN
 	all = append(all, leader)
 	for i := 0; i < workers; i++ {
 		wb := bufmgr.NewBackend(bufmgr.BackgroundWorker, c.pool.IO().Cores().Run(leader.Now, c.costs.WorkerStartNs)) // its start-up takes a core
-		if touch {
-			if err := c.touchCatalog(wb, catalog.Worker); err != nil {
-				return nil, nil, err
-			}
+		if err := c.touchCatalog(wb, worker); err != nil {
+			return nil, nil, err
 		}
 		all = append(all, wb)
 		add(wb)

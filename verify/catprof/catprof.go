@@ -347,7 +347,12 @@ func MeasureCatalog(ctx context.Context, bin string, skip map[string]bool) (prof
 		if skip[strings.ToLower(k.Name)] || k.Name == "statIO" && srv.Major < 16 {
 			continue
 		}
-		s, err := snapshot(true, k.SQL)
+		if len(k.Before) > 0 {
+			if err := exec("work", k.Before...); err != nil {
+				return nil, err
+			}
+		}
+		s, err := snapshot(true, append([][]string{k.SQL}, k.More...)...)
 		if err != nil {
 			return nil, err
 		}

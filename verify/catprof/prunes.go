@@ -104,7 +104,6 @@ func MeasurePrunes(ctx context.Context, bin string) (map[string][]PruneRec, erro
 		return nil, err
 	}
 	kinds := append([]verify.CatalogKind{{Name: "first"}}, verify.CatalogKinds(srv0.Major)...)
-	kinds = append(kinds, verify.CatalogKind{Name: "set", SQL: verify.SetSQL("max_parallel_workers_per_gather", "0")})
 	out := map[string][]PruneRec{}
 	for _, k := range kinds {
 		if strings.HasPrefix(k.Name, "pgbench") || k.Name == "statIO" && srv0.Major < 16 {
@@ -195,8 +194,10 @@ func measureKindPrunes(ctx context.Context, bin string, checksums bool, k verify
 			return nil, err
 		}
 	}
-	if err := exec(k.SQL...); err != nil {
-		return nil, err
+	for _, sql := range append([][]string{k.SQL}, k.More...) {
+		if err := exec(sql...); err != nil {
+			return nil, err
+		}
 	}
 	if err := srv.Restart(ctx); err != nil {
 		return nil, err

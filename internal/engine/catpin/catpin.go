@@ -88,7 +88,9 @@ type Txn struct {
 // WAL-logged), which happens once.
 func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind catalog.Kind, txn Txn) error {
 	p.StmtLSN = w.InsertLSN()
-	if kind != catalog.Worker && (!txn.Active || !*txn.Started) && p.Class != nil {
+	// A parallel worker (a query's or an index build's) is no session of the client's.
+	worker := kind == catalog.Worker || kind == catalog.IndexWorker
+	if !worker && (!txn.Active || !*txn.Started) && p.Class != nil {
 		p.Class.SessionStart()
 		p.PgIndex().SessionStart()
 		p.PgStatistic().SessionStart()
@@ -116,7 +118,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		kind = catalog.Session // a kind the version's profile lacks (15's show io) pins as a plain session
 	}
 	pins := catalog.Decode(prof.Kinds[kind])
-	if txn.Active && kind != catalog.Worker {
+	if txn.Active && !worker {
 		if *txn.Started {
 			// The block's session is open: only what this command adds to a plain session's.
 			pins = catalog.Sub(pins, catalog.Decode(prof.Kinds[catalog.Session]))
@@ -124,7 +126,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		*txn.Started = true
 	}
 	first := false
-	if p.InitFileStale && kind != catalog.Worker {
+	if p.InitFileStale && !worker {
 		p.InitFileStale = false
 		if f, ok := prof.Kinds[catalog.First]; ok {
 			first = true
