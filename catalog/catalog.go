@@ -53,6 +53,13 @@ type Profile struct {
 	// VACUUM VERBOSE counts (measured as an empty table's hits; one of them is
 	// the pg_class page, which the model pins itself).
 	VacuumWindowHits int
+	// VacuumIndexWindowHits: the catalog pins the table's first btree adds
+	// inside that window (vac_open_indexes building the index's relcache
+	// entry in a fresh session; measured as an empty table's hits with one
+	// index less without, less the two metapage pins the model makes
+	// itself); VacuumNextIndexWindowHits the same for each further btree
+	// (the access method's and operator class's entries then cached).
+	VacuumIndexWindowHits, VacuumNextIndexWindowHits int
 	// tableGrowthPages: each CREATE TABLE after the first dirties this many
 	// catalog pages no earlier one did (the catalogs grow onto new pages).
 	TableGrowthPages int

@@ -58,9 +58,11 @@ package catalog
 //	pg_statistic/1/2
 //	pg_proc/0/58
 var PG15 = Profile{
-	Pages:            292,
-	VacuumWindowHits: 25,
-	TableGrowthPages: 2,
+	Pages:                     292,
+	VacuumIndexWindowHits:     15,
+	VacuumNextIndexWindowHits: 9,
+	VacuumWindowHits:          25,
+	TableGrowthPages:          2,
 	// From a later run of the same measurement (which gave 30).
 	IndexInsertHits: 30,
 	Kinds: map[Kind]string{

@@ -68,13 +68,10 @@ func (c *Cluster) xlogCheckBufferNeedsBackup(be *bufmgr.Backend, lsn pg.LSN) boo
 	return (be.SessionWAL || be.WAL.Records > 0) && c.needsImage(lsn)
 }
 
-// vacuumWindowPins re-pins, inside VACUUM's counted window, the catalog
-// lookups VACUUM makes as it ends (vac_update_relstats and the like), which
-// VACUUM VERBOSE counts as hits; one of the measured hits is the pg_class
-// page, which the model pins itself.
-func (c *Cluster) vacuumWindowPins(be *bufmgr.Backend) error {
-	prof := catalogFor(c.S.Version)
-	return c.cat.Window(c.pool, be, catalog.Vacuum, prof.VacuumWindowHits-1)
+// vacuumWindowPins makes VACUUM's catalog pins inside its counted window
+// (catpin.Pins.VacuumWindow).
+func (c *Cluster) vacuumWindowPins(be *bufmgr.Backend, rel *heap.Relation) error {
+	return c.cat.VacuumWindow(c.pool, be, len(c.sortedIndexes(rel)))
 }
 
 // indexInsertPins pins, inside the statement, the catalog pages of a

@@ -169,7 +169,7 @@ func (j *vacJob) end() (*StmtResult, error) {
 	if !j.auto {
 		be.Now = max(be.Now, c.now)
 	}
-	if err := c.vacuumWindowPins(be); err != nil {
+	if err := c.vacuumWindowPins(be, rel); err != nil {
 		return nil, err
 	}
 	if err := c.vacuumCleanupIndexes(be, rel); err != nil {

@@ -108,6 +108,19 @@ func (p *CatalogProfile) AppendGo(old []byte) ([]byte, error) {
 		return nil, fmt.Errorf("no Kinds map in the profile file")
 	}
 	src = src[:i] + kinds.String() + src[i:]
+	// Measured counts the file predates go after its Pages line.
+	var counts strings.Builder
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"VacuumIndexWindowHits", p.VacuumIndexWindowHits}, {"VacuumNextIndexWindowHits", p.VacuumNextIndexWindowHits}} {
+		if !regexp.MustCompile(`(?m)^\t` + f.name + `:`).MatchString(src) {
+			fmt.Fprintf(&counts, "\t%s: %d,\n", f.name, f.v)
+		}
+	}
+	if loc := rePagesLine.FindStringIndex(src); loc != nil && counts.Len() > 0 {
+		src = src[:loc[1]+1] + counts.String() + src[loc[1]+1:]
+	}
 	res, err := format.Source([]byte(src))
 	if err != nil {
 		return nil, fmt.Errorf("the merged profile does not parse: %v", err)

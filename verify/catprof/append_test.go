@@ -31,11 +31,14 @@ var PG18 = Profile{
 // A later measurement of a new kind over pages in another order, one of them
 // new: the file keeps its pages, kinds and notes; the new page goes last;
 // the new kind's pins are rewritten in the file's page order (pg_type 2,
-// pg_class 1, the new pg_am 4, dirtied: 'e'); the counts follow (4 pages).
+// pg_class 1, the new pg_am 4, dirtied: 'e'); the counts follow (4 pages);
+// measured counts the file predates are added after its page count.
 func TestAppendGoKeepsTheFile(t *testing.T) {
 	p := &CatalogProfile{
 		Pages: []string{"pg_type/0/1", "pg_am/0/0", "pg_class/0/0", "pg_proc/0/2"},
 		Kinds: map[string][]int8{"statTables": {2, 14, 1, 0}, "scan": {9, 9, 9, 9}},
+		// Counts the file lacks are added; one it has is kept.
+		VacuumIndexWindowHits: 15, VacuumNextIndexWindowHits: 9, VacuumWindowHits: 99,
 	}
 	require.Equal(t, map[string]bool{"scan": true, "session": true}, OldKinds([]byte(oldProfile)))
 	out, err := p.AppendGo([]byte(oldProfile))
@@ -43,7 +46,7 @@ func TestAppendGoKeepsTheFile(t *testing.T) {
 	s := string(out)
 	require.Contains(t, s, "PostgreSQL 18beta1: 4 catalog pages;")
 	require.Contains(t, s, "//\tpg_class/0/0 pg_type/0/1 pg_proc/0/2\n//\tpg_am/0/0\n")
-	require.Contains(t, s, "Pages:            4,")
+	require.Contains(t, s, "\tPages:                     4,\n\tVacuumIndexWindowHits:     15,\n\tVacuumNextIndexWindowHits: 9,\n\tVacuumWindowHits:          25,\n")
 	require.Contains(t, s, "// A note written by hand.")
 	require.Contains(t, s, `Scan:       "52",`, "a kind already there is kept as it was")
 	require.Contains(t, s, `StatTables: "120e",`)

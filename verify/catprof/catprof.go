@@ -64,6 +64,11 @@ type CatalogProfile struct {
 	// VacuumWindowHits is what VACUUM VERBOSE counts as buffer hits for an
 	// empty table without TOAST: catalog pins inside the instrumented window.
 	VacuumWindowHits int
+	// VacuumIndexWindowHits is the catalog pins inside that window an index
+	// of the table adds (beyond the index's own pages).
+	VacuumIndexWindowHits int
+	// VacuumNextIndexWindowHits is the same for each further btree.
+	VacuumNextIndexWindowHits int
 	// TableGrowthPages is how many more catalog pages each further CREATE
 	// TABLE dirties (its rows and index entries land on new pages).
 	TableGrowthPages int
@@ -154,6 +159,36 @@ func MeasureCatalog(ctx context.Context, bin string, skip map[string]bool) (prof
 		if vacHits, ok = verify.VacuumVerboseHits(strings.Join(msgs, "\n")); !ok {
 			return nil, fmt.Errorf("VACUUM VERBOSE printed no buffer usage")
 		}
+	}
+	// The same for an empty table with one btree, less the table's own and
+	// less the two metapage pins of the index's cleanup (the model makes
+	// them itself): the catalog pins an index adds inside VACUUM's window
+	// (vac_open_indexes building its relcache entry in a fresh session,
+	// the index's statistics looked up).
+	var vacIdxHits, vacIdx2Hits int
+	{
+		if err := exec("work", "CREATE TABLE ei (id int4, pad text) WITH (autovacuum_enabled = off)", "CREATE INDEX ei_id ON ei (id)"); err != nil {
+			return nil, err
+		}
+		with, err := vacuumVerboseHits(ctx, srv, "ei")
+		if err != nil {
+			return nil, err
+		}
+		without, err := vacuumVerboseHits(ctx, srv, "e")
+		if err != nil {
+			return nil, err
+		}
+		vacIdxHits = with - without - 2
+		// A second index on the same column: its relcache entry finds the
+		// access method, operator class and support functions cached.
+		if err := exec("work", "CREATE TABLE ei2 (id int4, pad text) WITH (autovacuum_enabled = off)", "CREATE INDEX ei2_a ON ei2 (id)", "CREATE INDEX ei2_b ON ei2 (id)"); err != nil {
+			return nil, err
+		}
+		two, err := vacuumVerboseHits(ctx, srv, "ei2")
+		if err != nil {
+			return nil, err
+		}
+		vacIdx2Hits = two - with - 2
 	}
 	// The catalog pins the first index insertion of a session makes inside
 	// the statement (the btree's support functions looked up): EXPLAIN's hits
@@ -339,7 +374,7 @@ func MeasureCatalog(ctx context.Context, bin string, skip map[string]bool) (prof
 			masked++
 		}
 	}
-	prof = &CatalogProfile{Server: srv.Version, Kinds: map[string][]int8{}, Masked: masked, VacuumWindowHits: vacHits, TableGrowthPages: growth, IndexInsertHits: idxHits}
+	prof = &CatalogProfile{Server: srv.Version, Kinds: map[string][]int8{}, Masked: masked, VacuumWindowHits: vacHits, VacuumIndexWindowHits: vacIdxHits, VacuumNextIndexWindowHits: vacIdx2Hits, TableGrowthPages: growth, IndexInsertHits: idxHits}
 	snaps := map[string]map[string]int8{}
 	dirty := map[string]map[string]bool{} // pages a kind dirtied (DDL: catalog rows written)
 	bases := map[string]map[string]int8{"first": cold}
@@ -420,7 +455,7 @@ func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
 	for i := 0; i < len(p.Pages); i += 6 {
 		fmt.Fprintf(w, "//   %s\n", strings.Join(p.Pages[i:min(i+6, len(p.Pages))], " "))
 	}
-	fmt.Fprintf(w, "var PG%d = Profile{\n\tPages: %d,\n\tVacuumWindowHits: %d,\n\tTableGrowthPages: %d,\n\tIndexInsertHits: %d,\n\tKinds: map[Kind]string{\n", major, len(p.Pages), p.VacuumWindowHits, p.TableGrowthPages, p.IndexInsertHits)
+	fmt.Fprintf(w, "var PG%d = Profile{\n\tPages: %d,\n\tVacuumWindowHits: %d,\n\tVacuumIndexWindowHits: %d,\n\tVacuumNextIndexWindowHits: %d,\n\tTableGrowthPages: %d,\n\tIndexInsertHits: %d,\n\tKinds: map[Kind]string{\n", major, len(p.Pages), p.VacuumWindowHits, p.VacuumIndexWindowHits, p.VacuumNextIndexWindowHits, p.TableGrowthPages, p.IndexInsertHits)
 	names := make([]string, 0, len(p.Kinds))
 	for n := range p.Kinds {
 		names = append(names, n)
@@ -438,6 +473,30 @@ func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
 		fmt.Fprintf(w, "\t\t%s: %q,\n", strings.ToUpper(n[:1])+n[1:], strings.TrimRight(b.String(), "0"))
 	}
 	fmt.Fprintf(w, "\t},\n}\n")
+}
+
+// vacuumVerboseHits is the buffer hits VACUUM VERBOSE of table reports, run
+// in a fresh session as verify runs it.
+func vacuumVerboseHits(ctx context.Context, srv *verify.Server, table string) (int, error) {
+	var msgs []string
+	cfg, err := pgx.ParseConfig(srv.ConnString() + " dbname=work")
+	if err != nil {
+		return 0, err
+	}
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) { msgs = append(msgs, n.Message+"\n"+n.Detail) }
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, verify.SQLVacuumVerbose(table)); err != nil {
+		return 0, err
+	}
+	hits, ok := verify.VacuumVerboseHits(strings.Join(msgs, "\n"))
+	if !ok {
+		return 0, fmt.Errorf("VACUUM VERBOSE %s printed no buffer usage", table)
+	}
+	return hits, nil
 }
 
 // runSession sends one session's statements, a COPY with four rows of

@@ -1,6 +1,7 @@
 package devsync
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pgbufsim/pgbufsim/storage"
@@ -40,7 +41,12 @@ func TestMeasure(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and syncs 80 MB")
 	}
+	// A machine busy with other work can make one round too noisy to
+	// measure (Measure says so): up to three rounds, then it fails.
 	r, err := Measure(1, storage.Devices["nvme"])
+	for try := 1; try < 3 && err != nil && strings.Contains(err.Error(), "too noisy"); try++ {
+		r, err = Measure(1, storage.Devices["nvme"])
+	}
 	require.NoError(t, err)
 	require.Len(t, r.MedianMs, 4)
 	for _, m := range r.MedianMs {

@@ -397,6 +397,21 @@ func (p *Pins) prune(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 	}
 }
 
+// VacuumWindow re-pins, inside VACUUM's counted window, the catalog lookups
+// VACUUM makes as it ends (vac_update_relstats and the like), which VACUUM
+// VERBOSE counts as hits; one of the measured hits is the pg_class page,
+// which the model pins itself. Each of the table's btrees adds its measured
+// pins (vac_open_indexes building its relcache entry; on the server before
+// the heap scan, here with the rest).
+func (p *Pins) VacuumWindow(pool *bufmgr.Pool, be *bufmgr.Backend, indexes int) error {
+	prof := catalog.For(p.Version)
+	n := prof.VacuumWindowHits - 1
+	if indexes > 0 {
+		n += prof.VacuumIndexWindowHits + (indexes-1)*prof.VacuumNextIndexWindowHits
+	}
+	return p.Window(pool, be, catalog.Vacuum, n)
+}
+
 // Window makes n catalog pins counted in the statement, on the most pinned
 // pages of kind's profile.
 func (p *Pins) Window(pool *bufmgr.Pool, be *bufmgr.Backend, kind catalog.Kind, n int) error {
