@@ -182,12 +182,18 @@ func TestSuite(t *testing.T) {
 					if len(failing(rep)) > 0 {
 						t.Errorf("figures outside tolerance (twice):\n%s", rep.Text())
 					}
-					// A known gap that now agrees is reported, so that its line goes.
-					for _, s := range staleKnown(rep.Rows, known) {
-						t.Errorf("known on %d: %s: remove its '# verify: known on' line", major, s)
+					// A known gap that now agrees is reported, so that its line goes
+					// (one that follows the server's timing may agree once: logged);
+					// one naming no figure is wrong.
+					agree, missing := staleKnown(rep.Rows, known)
+					for _, s := range agree {
+						t.Logf("STALE known on %d: %s: remove its '# verify: known on' line unless the gap follows timing", major, s)
+					}
+					for _, s := range missing {
+						t.Errorf("known on %d: %s: fix or remove its '# verify: known on' line", major, s)
 					}
 					judged, outside := rep.Counts()
-					t.Logf("PostgreSQL %d: %d figures judged, %d outside tolerance (%d of them recorded as known)", major, judged, outside, outside-len(failing(rep)))
+					t.Logf("PostgreSQL %d: %d figures judged, %d outside tolerance (%d of them recorded as known); %d known lines agree now", major, judged, outside, outside-len(failing(rep)), len(agree))
 					checkPinned(t, major, filepath.Base(f), rep)
 				})
 			}
