@@ -41,6 +41,7 @@ const (
 	Index                           // CREATE INDEX t_id ON t (id) (pg_class, pg_index, pg_attribute, pg_depend rows written)
 	Index1w                         // the same with one maintenance worker (leader and worker)
 	IndexWorker                     // a parallel index build's worker's own start-up and build (derived: index1w − index)
+	PgbenchReading                  // the session reading a pgbench run's counters before it (pg_stat_database, pg_statio_*, pg_buffercache)
 )
 
 // Profile gives, per kind, the pins on each catalog page as a string:
@@ -71,6 +72,21 @@ type Profile struct {
 	// (CREATE EXTENSION left dead pg_proc tuples on nearly full pages);
 	// First's are every first session's.
 	Prunes map[Kind][]Prune
+	// Hints: per pgbench kind, the catalog pages its session is the first
+	// to hint after pgbench -i, in a run's order (measured beside Prunes);
+	// they replace the profile's dirtied pages for the kind, which were
+	// measured after the other kinds had hinted theirs.
+	Hints map[Kind][]Hint
+}
+
+// Hint is a catalog page a session is the first to hint: its name and its
+// index in the profile's pages (-1 for a page the profile lacks); Prune,
+// when set, is the Prune.Page of the kind's prune that dirties it instead
+// (heap_page_prune marks the buffer dirty; the prune's records are its).
+type Hint struct {
+	Page  string // relation/fork/block
+	Index int
+	Prune string
 }
 
 // Prune is one catalog page pruned on access and its measured WAL records:
@@ -105,8 +121,18 @@ func PrunesFor(v pg.Version) map[Kind][]Prune {
 	return nil
 }
 
+// HintsFor is the measured first hints of version v's pgbench sessions
+// (Profile.Hints): none for a version not measured.
+func HintsFor(v pg.Version) map[Kind][]Hint {
+	if v == 15 || v == 18 || v == 19 {
+		return For(v).Hints
+	}
+	return nil
+}
+
 func init() {
 	PG15.Prunes, PG18.Prunes, PG19.Prunes = prunes15, prunes18, prunes19
+	PG15.Hints, PG18.Hints, PG19.Hints = hints15, hints18, hints19
 	// A worker's own pins: the one-worker scan less the serial scan; a
 	// build worker's, the one-worker CREATE INDEX less the serial one.
 	for _, p := range []*Profile{&PG15, &PG18, &PG19} {
@@ -125,6 +151,26 @@ func init() {
 			}
 		}
 	}
+}
+
+// WithHints is pins with the dirtied pages hints names instead of its own
+// (Profile.Hints): a hinted page the kind does not pin is pinned once; a
+// pruned page only when pruned says its prune happens.
+func WithHints(pins []Pin, hints []Hint, pruned func(Hint) bool) []Pin {
+	out := append([]Pin(nil), pins...)
+	for i := range out {
+		out[i].Dirty = false
+	}
+	for _, h := range hints {
+		if h.Index < 0 || h.Prune != "" && !pruned(h) {
+			continue
+		}
+		for len(out) <= h.Index {
+			out = append(out, Pin{})
+		}
+		out[h.Index].Dirty = true
+	}
+	return out
 }
 
 // Pin is one page's pins in a session, and whether the session dirties it.

@@ -181,7 +181,12 @@ func (c *Cluster) PgbenchRun(s PgbenchRunSpec) (*PgbenchResult, error) {
 		return fail(err)
 	}
 	var res *oltp.RunResult
-	err = c.e.Command("pgbench run", 0, false, func() error {
+	// The run's figures are the statistics views' counters around it: a
+	// session reads them first (pg_stat_database, the pg_statio views,
+	// pg_buffercache's dirty buffers; verify's pgbenchRunFigures), its
+	// catalog pins and prunes before the run's (the measured pgbenchReading
+	// profile); the reading after it is not part of the run.
+	err = c.e.Command("pgbench run", catalog.PgbenchReading, true, func() error {
 		c.e.Pause()
 		var err error
 		res, err = c.bench.Run(script, s.Transactions, keys)

@@ -55,6 +55,10 @@ func CatalogKinds(major int) []CatalogKind {
 		{Name: "pgbenchTPCB", SQL: pgbenchTxn.SQL(pgbench.TPCBLike)},
 		{Name: "pgbenchSimpleUpdate", SQL: pgbenchTxn.SQL(pgbench.SimpleUpdate)},
 		{Name: "pgbenchSelectOnly", SQL: pgbenchTxn.SQL(pgbench.SelectOnly)},
+		// The session verify reads a pgbench run's counters in before the
+		// run (pgbenchRunFigures: its first reading, the wait for other
+		// clients; the reading that counts comes after, its caches warm).
+		{Name: "pgbenchReading", SQL: pgbenchReadingSQL(major)},
 		// ANALYZE and CREATE INDEX as verify's analyze and index commands
 		// send them (actAnalyze, actIndex). Last, and analyze before index:
 		// what they write stays for the kinds measured after them.
@@ -89,6 +93,9 @@ func SQLVacuumVerbose(table string) string { return sqlVacuum(table, "VERBOSE") 
 func SQLInsertExplain(table, exprs string, from, to int64) string {
 	return sqlInsert(table, exprs, from, to)
 }
+
+// SQLRelationPages is verify's query of rel's size in pages.
+func SQLRelationPages(rel string) string { return sqlRelationPages(rel) }
 
 // SessionEndSQL is what verify sends before it closes a session.
 func SessionEndSQL() []string { return append([]string(nil), sessionEnd...) }

@@ -86,6 +86,21 @@ func simpleExec(ctx context.Context, conn *pgx.Conn, q string) error {
 	return err
 }
 
+// pgbenchReadingSQL is what a reading of pgbenchSnapshot sends, in order,
+// then waitOthersGone's query: the catalog profile of the session that
+// reads the counters before a run (the pgbenchReading kind).
+func pgbenchReadingSQL(major int) []string {
+	out := []string{sqlClearSnapshot}
+	if major < 16 {
+		out[0] = "SELECT pg_stat_clear_snapshot(), pg_reload_conf()"
+	}
+	out = append(out, sqlPgbenchDB, sqlPgbenchTables, sqlPgbenchIndexes, sqlStatWAL, sqlBuffersWritten(major))
+	if major < 16 {
+		out = append(out, sqlUserPagesAllForks)
+	}
+	return append(out, sqlPgbenchDirty, sqlClearSnapshot, sqlOtherClients)
+}
+
 func (s *Server) pgbenchSnapshot(ctx context.Context, conn *pgx.Conn) (snap pgbenchSnapshot, err error) {
 	// pg_stat_wal and the writers' counters are reported by other processes
 	// (the checkpointer, the background writer) a little after they act

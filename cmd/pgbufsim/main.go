@@ -380,7 +380,7 @@ func catalogCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs := flag.NewFlagSet("catalog-profile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	pgbin := fs.String("pgbin", "", "PostgreSQL's bin directory (pg_config --bindir)")
-	appendTo := fs.String("append", "", "a profile file (catalog/pgNN.go): measure only the kinds it lacks and print it with them added")
+	appendTo := fs.String("append", "", "a profile file (catalog/pgNN.go, or with --prunes catalog/prunesNN.go): measure only the kinds it lacks and print it with them added")
 	prunes := fs.Bool("prunes", false, "measure instead the catalog pages each kind of session prunes after verify's setup (catalog/prunesNN.go)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -396,21 +396,44 @@ func catalogCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "pgbufsim catalog-profile: %v\n", err)
 		return 1
 	}
-	if *prunes {
-		p, err := catprof.MeasurePrunes(ctx, *pgbin)
-		if err != nil {
-			fmt.Fprintf(stderr, "pgbufsim catalog-profile: %v\n", err)
-			return 1
-		}
-		catprof.WritePrunesGo(stdout, srv.Version, srv.Major, p)
-		return 0
-	}
 	var old []byte
 	if *appendTo != "" {
 		if old, err = os.ReadFile(*appendTo); err != nil {
 			fmt.Fprintf(stderr, "pgbufsim catalog-profile: --append: %v\n", err)
 			return 1
 		}
+	}
+	if *prunes {
+		// The first hints' pages are indexed into the profile beside the file (catalog/pgNN.go).
+		profPath := filepath.Join("catalog", fmt.Sprintf("pg%d.go", srv.Major))
+		if *appendTo != "" {
+			profPath = filepath.Join(filepath.Dir(*appendTo), fmt.Sprintf("pg%d.go", srv.Major))
+		}
+		src, err := os.ReadFile(profPath)
+		var pages []string
+		if err == nil {
+			pages, err = catprof.ProfilePages(src)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "pgbufsim catalog-profile: --prunes indexes pgbench's first hints into the profile %s: %v\n", profPath, err)
+			return 1
+		}
+		// With --append catalog/prunesNN.go: only the kinds it lacks, printed with its own.
+		had, hadHints := catprof.ReadPrunesGo(old), catprof.ReadHintsGo(old)
+		p, hints, err := catprof.MeasurePrunes(ctx, *pgbin, had)
+		if err != nil {
+			fmt.Fprintf(stderr, "pgbufsim catalog-profile: %v\n", err)
+			return 1
+		}
+		for k, r := range had {
+			p[k] = r
+		}
+		for k, h := range hadHints {
+			hints[k] = h
+		}
+		catprof.WritePrunesGo(stdout, srv.Version, srv.Major, p)
+		catprof.WriteHintsGo(stdout, srv.Major, hints, p, pages)
+		return 0
 	}
 	prof, err := catprof.MeasureCatalog(ctx, *pgbin, catprof.OldKinds(old))
 	if err != nil {

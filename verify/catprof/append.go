@@ -35,27 +35,9 @@ func OldKinds(old []byte) map[string]bool {
 // the kinds of p it does not have.
 func (p *CatalogProfile) AppendGo(old []byte) ([]byte, error) {
 	lines := strings.Split(string(old), "\n")
-	// The page list: the comment lines after "most pinned first:".
-	start, end := -1, -1
-	var pages []string
-	for i, l := range lines {
-		if strings.Contains(l, "most pinned first:") {
-			start = i + 1
-			continue
-		}
-		if start >= 0 && end < 0 {
-			if l == "//" && len(pages) == 0 {
-				continue
-			}
-			if !strings.HasPrefix(l, "//\t") && !strings.HasPrefix(l, "//   ") {
-				end = i
-				continue
-			}
-			pages = append(pages, strings.Fields(strings.TrimPrefix(l, "//"))...)
-		}
-	}
-	if start < 0 || end < 0 {
-		return nil, fmt.Errorf("no page list (\"most pinned first:\") in the profile file")
+	pages, end, err := pageList(lines)
+	if err != nil {
+		return nil, err
 	}
 	have := map[string]int{}
 	for i, pg := range pages {
@@ -126,4 +108,37 @@ func (p *CatalogProfile) AppendGo(old []byte) ([]byte, error) {
 		return nil, fmt.Errorf("the merged profile does not parse: %v", err)
 	}
 	return res, nil
+}
+
+// ProfilePages is the page list of a profile file (catalog/pgNN.go), in its order.
+func ProfilePages(src []byte) ([]string, error) {
+	pages, _, err := pageList(strings.Split(string(src), "\n"))
+	return pages, err
+}
+
+// pageList reads the page list of a profile file's lines (the comment lines
+// after "most pinned first:") and the index of the line after it.
+func pageList(lines []string) (pages []string, end int, err error) {
+	start := -1
+	end = -1
+	for i, l := range lines {
+		if strings.Contains(l, "most pinned first:") {
+			start = i + 1
+			continue
+		}
+		if start >= 0 && end < 0 {
+			if l == "//" && len(pages) == 0 {
+				continue
+			}
+			if !strings.HasPrefix(l, "//\t") && !strings.HasPrefix(l, "//   ") {
+				end = i
+				continue
+			}
+			pages = append(pages, strings.Fields(strings.TrimPrefix(l, "//"))...)
+		}
+	}
+	if start < 0 || end < 0 {
+		return nil, -1, fmt.Errorf("no page list (\"most pinned first:\") in the profile file")
+	}
+	return pages, end, nil
 }

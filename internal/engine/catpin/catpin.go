@@ -63,6 +63,14 @@ type Pins struct {
 	// statement starts there: the server's relcache builds come after the
 	// session's first query).
 	StmtLSN pg.LSN
+	// Dirtied counts the catalog buffers sessions have dirtied (clean to
+	// dirty: hints, prunes, DDL's rows), which the statements' own counters
+	// leave out; a command measured over the whole pool (pgbench's run,
+	// read off pg_buffercache's dirty buffers and the writes) counts them.
+	Dirtied int64
+	// pruneDirty: during a pgbench session's pins, the profile pages its
+	// prunes dirty (catalog.Hint.Prune).
+	pruneDirty map[int]bool
 }
 
 // Txn is what the session's transaction block means for its pins: in a
@@ -110,6 +118,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		// Catalog WAL (hint images) is the session's, not the statement's.
 		extra := bufmgr.Backend{Type: be.Type, WAL: be.WAL.Sub(savedWAL)}
 		txn.FoldWAL(&extra)
+		p.Dirtied += be.Buf.Dirtied - saved.Dirtied
 		be.Buf, be.WAL = saved, savedWAL
 	}()
 	prof := catalog.For(p.Version)
@@ -118,6 +127,17 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		kind = catalog.Session // a kind the version's profile lacks (15's show io) pins as a plain session
 	}
 	pins := catalog.Decode(prof.Kinds[kind])
+	if h, ok := catalog.HintsFor(p.Version)[kind]; ok {
+		// A pgbench session's first hints, measured in a run's order; the
+		// pages it prunes (prune, below) are dirtied by the prune.
+		p.pruneDirty = map[int]bool{}
+		pins = catalog.WithHints(pins, h, func(x catalog.Hint) bool {
+			ok := p.FreshSetup && !p.Pruned[x.Prune]
+			p.pruneDirty[x.Index] = ok
+			return ok
+		})
+		defer func() { p.pruneDirty = nil }()
+	}
 	if txn.Active && !worker {
 		if *txn.Started {
 			// The block's session is open: only what this command adds to a plain session's.
@@ -303,6 +323,7 @@ func (p *Pins) TouchAlso(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind
 	}
 	extra := bufmgr.Backend{Type: be.Type, WAL: be.WAL.Sub(savedWAL)}
 	txn.FoldWAL(&extra)
+	p.Dirtied += be.Buf.Dirtied - saved.Dirtied
 	be.Buf, be.WAL, be.IOReadNs = saved, savedWAL, savedIO
 	return err
 }
@@ -345,6 +366,8 @@ func (p *Pins) pinAll(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind ca
 				if kind == catalog.Table || kind == catalog.Index || kind == catalog.Analyze { // DDL: rows written
 					pool.MarkBufferDirty(be, b)
 					pool.SetPageLSN(b, w.InsertLSN())
+				} else if p.pruneDirty[blk] {
+					pool.MarkBufferDirty(be, b) // heap_page_prune's (its records are prune's)
 				} else if !p.Hinted[blk] {
 					pool.MarkBufferDirtyHint(be, b, p.PageHole)
 					p.Hinted[blk] = true

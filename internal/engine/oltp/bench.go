@@ -267,6 +267,7 @@ func (b *Bench) Run(script Builtin, n int, keys []Keys) (*RunResult, error) {
 	walBefore := c.WAL().Total
 	writesBefore := clientWrites(c)
 	hitBefore, readBefore := c.StatIODatabase()
+	catDirtied := c.CatalogPins().Dirtied
 	// pgbench's setup connection first (GetTableInfo's queries): its own
 	// session, its catalog lookups (measured), `select count(*) from
 	// pgbench_branches` (whose planning reads the primary key's metapage
@@ -323,6 +324,10 @@ func (b *Bench) Run(script Builtin, n int, keys []Keys) (*RunResult, error) {
 		res.Buf.Dirtied += be.Buf.Dirtied
 		end = max(end, be.Now)
 	}
+	// Buffers dirtied as the server's pool counts them (dirty buffers after
+	// less before, plus those written): the sessions' catalog pages too
+	// (their first hints of pgbench's catalog rows, their prunes).
+	res.Buf.Dirtied += c.CatalogPins().Dirtied - catDirtied
 	// Hits and reads as pg_stat_database counts them: every session's, its
 	// catalog lookups included.
 	hit, read := c.StatIODatabase()
