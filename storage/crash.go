@@ -71,7 +71,11 @@ func (s *Storage) logWrites(now int64, f int32, blk uint32, lsns []uint64, start
 		for _, w := range c.runs {
 			if w.done > now {
 				n := int32(len(keptLSNs))
-				keptLSNs = append(keptLSNs, c.lsns[w.lsn:w.lsn+w.k]...) // never ahead of the source: copy order is safe
+				if w.k == 1 { // a reclaimed page's write: no copy call
+					keptLSNs = append(keptLSNs, c.lsns[w.lsn])
+				} else {
+					keptLSNs = append(keptLSNs, c.lsns[w.lsn:w.lsn+w.k]...) // never ahead of the source: copy order is safe
+				}
 				w.lsn = n
 				kept = append(kept, w)
 			}
@@ -80,7 +84,11 @@ func (s *Storage) logWrites(now int64, f int32, blk uint32, lsns []uint64, start
 		c.pruneLen = 2 * len(keptLSNs) // amortised: a long fsync batch is not rescanned at every request
 	}
 	c.runs = append(c.runs, writeRun{file: f, blk: blk, k: int32(k), lsn: int32(len(c.lsns)), start: start, done: done})
-	c.lsns = append(c.lsns, lsns...)
+	if k == 1 { // a single page (a reclaimed one): no copy call
+		c.lsns = append(c.lsns, lsns[0])
+	} else {
+		c.lsns = append(c.lsns, lsns...)
+	}
 	if c.armed > 0 && !c.fired {
 		if int64(k) >= c.armed {
 			c.armed, c.fired, c.at = 0, true, start

@@ -71,8 +71,9 @@ type Storage struct {
 	cfg   Config
 	cache *pageCache
 	dev   *deviceQueue
-	run   []int32  // scratch for readPages
-	wlsn  []uint64 // scratch: the versions of a run of pages being written back
+	run   []int32   // scratch for readPages
+	wlsn  []uint64  // scratch: the versions of a run of pages being written back
+	one   [1]uint64 // scratch: the version of a single page written
 	Stats Stats
 	crash crashLog // device writes in flight, for Crash (crash.go)
 	// walOff is where the WAL's next write lands on the device: a region
@@ -281,8 +282,8 @@ func (s *Storage) WriteLSN(now int64, file pg.RelID, blk pg.BlockNumber, lsn pg.
 	f, b := int32(file), uint32(blk)
 	s.register(f, b)
 	if s.cache.capacity == 0 {
-		s.wlsn = append(s.wlsn[:0], uint64(lsn))
-		s.submitRun(now, f, b, 1, s.wlsn)
+		s.one[0] = uint64(lsn)
+		s.submitRun(now, f, b, 1, s.one[:])
 		return
 	}
 	s.cache.write(f, b, now, uint64(lsn))
@@ -317,10 +318,15 @@ func (s *Storage) Writeback(now int64, file pg.RelID, blk pg.BlockNumber, n int)
 			b = next
 			continue
 		}
-		leaf := fi.leaves[l]
+		leaf, cleaned := fi.leaves[l], int32(0)
 		for ; b < next; b++ {
 			p := leaf[b&(leafSize-1)]
-			if p == 0 || s.cache.nodes[p].flags&flagDirty == 0 {
+			if p == 0 {
+				flush()
+				continue
+			}
+			pc := &s.cache.nodes[p]
+			if pc.flags&flagDirty == 0 {
 				flush()
 				continue
 			}
@@ -328,8 +334,11 @@ func (s *Storage) Writeback(now int64, file pg.RelID, blk pg.BlockNumber, n int)
 				runStart = b
 			}
 			lsns = append(lsns, s.cache.lsn(p))
-			s.cache.clearDirty(p)
+			pc.flags &^= flagDirty // clearDirty, its counts below for the leaf at once
+			cleaned++
 		}
+		s.cache.dirty[f] -= cleaned
+		fi.dirty[l] -= cleaned
 	}
 	flush()
 	s.wlsn = lsns
@@ -372,6 +381,7 @@ func (s *Storage) syncLeaves(now int64, f int32, from, to int) int64 {
 			flush()
 			continue
 		}
+		cleaned := fi.dirty[l]
 		for i, p := range leaf {
 			if p == 0 || s.cache.nodes[p].flags&flagDirty == 0 {
 				flush()
@@ -385,8 +395,12 @@ func (s *Storage) syncLeaves(now int64, f int32, from, to int) int64 {
 			}
 			lsns = append(lsns, s.cache.lsn(p))
 			left--
-			s.cache.clearDirty(p)
+			s.cache.nodes[p].flags &^= flagDirty // clearDirty, its counts below for the leaf at once
 		}
+		// Every dirty page of the leaf is now clean (the walk stops only
+		// once none is left).
+		s.cache.dirty[f] -= cleaned
+		fi.dirty[l] = 0
 	}
 	flush()
 	s.wlsn = lsns
@@ -501,8 +515,8 @@ func (s *Storage) reclaim(now int64) {
 		}
 		pc := s.cache.nodes[p]
 		if pc.flags&flagDirty != 0 {
-			s.wlsn = append(s.wlsn[:0], s.cache.lsn(p))
-			s.submitRun(now, pc.file, pc.blk, 1, s.wlsn)
+			s.one[0] = s.cache.lsn(p)
+			s.submitRun(now, pc.file, pc.blk, 1, s.one[:])
 			s.Stats.WrittenBack++
 		}
 		s.cache.remove(p)
@@ -515,9 +529,16 @@ func (s *Storage) reclaim(now int64) {
 // write passes the versions of its n pages (lsns), which the crash model
 // logs; a read passes nil.
 func (s *Storage) submitRun(now int64, f int32, blk uint32, n int, lsns []uint64) int64 {
-	per := max(1, s.cfg.MaxRequestKB*1024/pg.BLCKSZ)
 	write := lsns != nil
 	done := now
+	if n == 1 { // a single page (a reclaimed one, a write without a page cache)
+		d := s.dev.submit(now, offset(f, blk), pg.BLCKSZ, write)
+		if write {
+			s.logWrites(now, f, blk, lsns, s.dev.lastStart, d)
+		}
+		return max(done, d)
+	}
+	per := max(1, s.cfg.MaxRequestKB*1024/pg.BLCKSZ)
 	for i := 0; i < n; {
 		k := min(n-i, per)
 		d := s.dev.submit(now, offset(f, blk), int64(k)*pg.BLCKSZ, write)
