@@ -181,13 +181,15 @@ func (c *pageCache) lookup(f int32, blk uint32) int32 {
 	return fi.leaves[l][blk&(leafSize-1)]
 }
 
-func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
+// growLeaf is the index leaf l of file f holding blk's entry, file and
+// leaf made if missing.
+func (c *pageCache) growLeaf(f int32, blk uint32) (fi *fileIndex, l int, leaf []int32) {
 	for int(f) >= len(c.files) {
 		c.files = append(c.files, fileIndex{})
 		c.dirty = append(c.dirty, 0)
 	}
-	fi := &c.files[f]
-	l := int(blk >> leafBits)
+	fi = &c.files[f]
+	l = int(blk >> leafBits)
 	for l >= len(fi.leaves) {
 		fi.leaves = append(fi.leaves, nil)
 		fi.counts = append(fi.counts, 0)
@@ -196,8 +198,13 @@ func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
 	if fi.leaves[l] == nil {
 		fi.leaves[l] = c.newLeaf()
 	}
-	old := fi.leaves[l][blk&(leafSize-1)]
-	fi.leaves[l][blk&(leafSize-1)] = n
+	return fi, l, fi.leaves[l]
+}
+
+func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
+	fi, l, leaf := c.growLeaf(f, blk)
+	old := leaf[blk&(leafSize-1)]
+	leaf[blk&(leafSize-1)] = n
 	switch {
 	case old == 0 && n != 0:
 		fi.counts[l]++
@@ -282,21 +289,16 @@ func (c *pageCache) insert(f int32, blk uint32, readyAt int64) int32 {
 // setDirty and setLSN in one walk of the index (a load writes every block of
 // its relation once as it extends it and again as it evicts it).
 func (c *pageCache) write(f int32, blk uint32, now int64, lsn uint64) {
-	for int(f) >= len(c.files) {
-		c.files = append(c.files, fileIndex{})
-		c.dirty = append(c.dirty, 0)
-	}
-	fi := &c.files[f]
+	var fi *fileIndex
+	var leaf []int32
 	l := int(blk >> leafBits)
-	for l >= len(fi.leaves) {
-		fi.leaves = append(fi.leaves, nil)
-		fi.counts = append(fi.counts, 0)
-		fi.dirty = append(fi.dirty, 0)
+	if int(f) < len(c.files) { // the leaf is there: no call
+		if fi = &c.files[f]; l < len(fi.leaves) {
+			leaf = fi.leaves[l]
+		}
 	}
-	leaf := fi.leaves[l]
 	if leaf == nil {
-		leaf = c.newLeaf()
-		fi.leaves[l] = leaf
+		fi, l, leaf = c.growLeaf(f, blk)
 	}
 	slot := &leaf[blk&(leafSize-1)]
 	if n := *slot; n != 0 {
