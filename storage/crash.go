@@ -28,46 +28,66 @@ type PageWrite struct {
 	Done  int64  // when it completed
 }
 
-// crashLog is the storage's crash bookkeeping.
+// crashLog is the storage's crash bookkeeping. The write log is kept per
+// device request (a run of consecutive blocks of one file, served from one
+// start to one done), the pages' versions beside it in request order: a
+// checkpoint's fsync of a thousand contiguous dirty pages is a handful of
+// entries, not a thousand.
 type crashLog struct {
-	writes []PageWrite
-	direct uint64 // the version of a page written straight to the device (no page cache)
-	armed  int64  // page writes left before an armed crash fires (0: none armed)
-	// pruneLen is the log length at which completed writes are next pruned.
+	runs  []writeRun
+	lsns  []uint64 // the versions of the logged pages, run after run
+	armed int64    // page writes left before an armed crash fires (0: none armed)
+	// pruneLen is the number of logged pages at which completed writes are
+	// next pruned.
 	pruneLen int
 	fired    bool
 	at       int64 // when the armed crash fired
 	onFire   func(at int64)
 }
 
-// pruneAt is how many logged writes trigger pruning the completed ones.
+// writeRun is one logged device request: k pages from blk of file, their
+// versions at lsns[lsn:lsn+k].
+type writeRun struct {
+	file        int32
+	blk         uint32
+	k, lsn      int32
+	start, done int64
+}
+
+// pruneAt is how many logged pages trigger pruning the completed writes.
 const pruneAt = 1024
 
-// logWrites records a request of k pages from blk of file f, served from
-// start to done, and fires an armed crash at the start of the request that
-// holds its last counted page.
-func (s *Storage) logWrites(now int64, f int32, blk uint32, k int, start, done int64) {
+// logWrites records a request of the k = len(lsns) pages from blk of file
+// f, of versions lsns, served from start to done, and fires an armed crash
+// at the start of the request that holds its last counted page.
+func (s *Storage) logWrites(now int64, f int32, blk uint32, lsns []uint64, start, done int64) {
 	c := &s.crash
+	k := len(lsns)
 	if c.fired && start > c.at {
 		return // after the power went: it never happened
 	}
-	if !c.fired && len(c.writes) >= max(pruneAt, c.pruneLen) {
-		kept := c.writes[:0]
-		for _, w := range c.writes {
-			if w.Done > now {
+	if !c.fired && len(c.lsns) >= max(pruneAt, c.pruneLen) {
+		kept, keptLSNs := c.runs[:0], c.lsns[:0]
+		for _, w := range c.runs {
+			if w.done > now {
+				n := int32(len(keptLSNs))
+				if w.k == 1 { // a reclaimed page's write: no copy call
+					keptLSNs = append(keptLSNs, c.lsns[w.lsn])
+				} else {
+					keptLSNs = append(keptLSNs, c.lsns[w.lsn:w.lsn+w.k]...) // never ahead of the source: copy order is safe
+				}
+				w.lsn = n
 				kept = append(kept, w)
 			}
 		}
-		c.writes = kept
-		c.pruneLen = 2 * len(kept) // amortised: a long fsync batch is not rescanned at every request
+		c.runs, c.lsns = kept, keptLSNs
+		c.pruneLen = 2 * len(keptLSNs) // amortised: a long fsync batch is not rescanned at every request
 	}
-	for i := 0; i < k; i++ {
-		b := blk + uint32(i)
-		v := c.direct
-		if p := s.cache.lookup(f, b); p != 0 {
-			v = s.cache.lsn(p)
-		}
-		c.writes = append(c.writes, PageWrite{File: pg.RelID(f), Block: pg.BlockNumber(b), LSN: pg.LSN(v), Start: start, Done: done})
+	c.runs = append(c.runs, writeRun{file: f, blk: blk, k: int32(k), lsn: int32(len(c.lsns)), start: start, done: done})
+	if k == 1 { // a single page (a reclaimed one): no copy call
+		c.lsns = append(c.lsns, lsns[0])
+	} else {
+		c.lsns = append(c.lsns, lsns...)
 	}
 	if c.armed > 0 && !c.fired {
 		if int64(k) >= c.armed {
@@ -79,6 +99,18 @@ func (s *Storage) logWrites(now int64, f int32, blk uint32, k int, start, done i
 			c.armed -= int64(k)
 		}
 	}
+}
+
+// pages is the write log page by page, in the order written.
+func (c *crashLog) pages() []PageWrite {
+	ws := make([]PageWrite, 0, len(c.lsns))
+	for _, w := range c.runs {
+		for i := range w.k {
+			ws = append(ws, PageWrite{File: pg.RelID(w.file), Block: pg.BlockNumber(w.blk + uint32(i)),
+				LSN: pg.LSN(c.lsns[w.lsn+i]), Start: w.start, Done: w.done})
+		}
+	}
+	return ws
 }
 
 // ArmCrash makes the power fail as the n-th data page written to the device
@@ -100,9 +132,13 @@ func (s *Storage) Fired() (at int64, ok bool) { return s.crash.at, s.crash.fired
 // the device idle. Nothing is armed afterwards.
 func (s *Storage) Crash(at int64) []PageWrite {
 	last := map[[2]int64]PageWrite{}
-	for _, w := range s.crash.writes {
-		if w.Start <= at && at < w.Done {
-			last[[2]int64{int64(w.File), int64(w.Block)}] = w
+	for _, r := range s.crash.runs {
+		if r.start <= at && at < r.done {
+			for i := range r.k {
+				w := PageWrite{File: pg.RelID(r.file), Block: pg.BlockNumber(r.blk + uint32(i)),
+					LSN: pg.LSN(s.crash.lsns[r.lsn+i]), Start: r.start, Done: r.done}
+				last[[2]int64{int64(w.File), int64(w.Block)}] = w
+			}
 		}
 	}
 	torn := make([]PageWrite, 0, len(last))

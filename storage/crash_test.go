@@ -25,9 +25,9 @@ func twoWrites(t *testing.T, armed int64, onFire func(int64)) (*Storage, int64) 
 
 func TestCrashTornWrites(t *testing.T) {
 	s, done := twoWrites(t, 0, nil)
-	first := s.crash.writes[0]
+	first := s.crash.pages()[0]
 	require.Equal(t, int64(0), first.Start)
-	second := s.crash.writes[1]
+	second := s.crash.pages()[1]
 	require.Equal(t, first.Done+s.dev.d.FlushNs, second.Start, "the second fsync starts as the first's flush ends")
 	require.Equal(t, done, second.Done+s.dev.d.FlushNs)
 
@@ -52,7 +52,7 @@ func TestCrashTornWrites(t *testing.T) {
 func TestCrashArmed(t *testing.T) {
 	var at int64 = -1
 	s, _ := twoWrites(t, 2, func(t int64) { at = t })
-	first := s.crash.writes[0]
+	first := s.crash.pages()[0]
 	fired, ok := s.Fired()
 	require.True(t, ok)
 	require.Equal(t, first.Done+s.dev.d.FlushNs, fired, "the 2nd page write starts as the 1st file's fsync ends")
@@ -78,7 +78,7 @@ func TestCrashLSNOfReusedPage(t *testing.T) {
 	s.WriteLSN(0, 1, 9, 400)
 	s.SyncAll(0)
 	got := map[pg.BlockNumber]pg.LSN{}
-	for _, w := range s.crash.writes {
+	for _, w := range s.crash.pages() {
 		got[w.Block] = w.LSN
 	}
 	require.Equal(t, map[pg.BlockNumber]pg.LSN{0: 300, 5: 0, 9: 400}, got)

@@ -181,13 +181,15 @@ func (c *pageCache) lookup(f int32, blk uint32) int32 {
 	return fi.leaves[l][blk&(leafSize-1)]
 }
 
-func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
+// growLeaf is the index leaf l of file f holding blk's entry, file and
+// leaf made if missing.
+func (c *pageCache) growLeaf(f int32, blk uint32) (fi *fileIndex, l int, leaf []int32) {
 	for int(f) >= len(c.files) {
 		c.files = append(c.files, fileIndex{})
 		c.dirty = append(c.dirty, 0)
 	}
-	fi := &c.files[f]
-	l := int(blk >> leafBits)
+	fi = &c.files[f]
+	l = int(blk >> leafBits)
 	for l >= len(fi.leaves) {
 		fi.leaves = append(fi.leaves, nil)
 		fi.counts = append(fi.counts, 0)
@@ -196,8 +198,13 @@ func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
 	if fi.leaves[l] == nil {
 		fi.leaves[l] = c.newLeaf()
 	}
-	old := fi.leaves[l][blk&(leafSize-1)]
-	fi.leaves[l][blk&(leafSize-1)] = n
+	return fi, l, fi.leaves[l]
+}
+
+func (c *pageCache) setIndex(f int32, blk uint32, n int32) {
+	fi, l, leaf := c.growLeaf(f, blk)
+	old := leaf[blk&(leafSize-1)]
+	leaf[blk&(leafSize-1)] = n
 	switch {
 	case old == 0 && n != 0:
 		fi.counts[l]++
@@ -268,24 +275,64 @@ func (c *pageCache) compact(l *lruList) {
 
 // insert adds a page for (f, blk) at the inactive head and returns it.
 func (c *pageCache) insert(f int32, blk uint32, readyAt int64) int32 {
-	var n int32
-	if k := len(c.free); k > 0 {
-		n = c.free[k-1]
-		c.free = c.free[:k-1]
-	} else {
-		if len(c.nodes) == cap(c.nodes) {
-			// Double: append grows large slices by ~1.25×, copying the
-			// array several times over while a load fills the cache.
-			c.growNodes(2*len(c.nodes) + 1024)
-		}
-		c.nodes = append(c.nodes, page{})
-		n = int32(len(c.nodes) - 1)
-	}
+	n := c.alloc()
 	c.nodes[n] = page{file: f, blk: blk, readyAt: readyAt}
 	c.setLSN(n, 0)
 	c.pushHead(n, inactive)
 	c.setIndex(f, blk, n)
 	return n
+}
+
+// write is a block written into the cache (the page cache's side of
+// WriteLSN): a page not cached is inserted at the inactive head, then
+// folio_mark_accessed, dirtied, and given version lsn — insert, markAccessed,
+// setDirty and setLSN in one walk of the index (a load writes every block of
+// its relation once as it extends it and again as it evicts it).
+func (c *pageCache) write(f int32, blk uint32, now int64, lsn uint64) {
+	var fi *fileIndex
+	var leaf []int32
+	l := int(blk >> leafBits)
+	if int(f) < len(c.files) { // the leaf is there: no call
+		if fi = &c.files[f]; l < len(fi.leaves) {
+			leaf = fi.leaves[l]
+		}
+	}
+	if leaf == nil {
+		fi, l, leaf = c.growLeaf(f, blk)
+	}
+	slot := &leaf[blk&(leafSize-1)]
+	if n := *slot; n != 0 {
+		c.markAccessed(n)
+		c.setDirty(n)
+		c.setLSN(n, lsn)
+		return
+	}
+	n := c.alloc()
+	// insert's page, then markAccessed (an inactive page's first access
+	// sets its referenced flag) and setDirty.
+	c.nodes[n] = page{file: f, blk: blk, readyAt: now, flags: flagReferenced | flagDirty}
+	c.setLSN(n, lsn)
+	c.pushHead(n, inactive)
+	*slot = n
+	fi.counts[l]++
+	c.dirty[f]++
+	fi.dirty[l]++
+}
+
+// alloc takes a page record: the last freed, or a new one.
+func (c *pageCache) alloc() int32 {
+	if k := len(c.free); k > 0 {
+		n := c.free[k-1]
+		c.free = c.free[:k-1]
+		return n
+	}
+	if len(c.nodes) == cap(c.nodes) {
+		// Double: append grows large slices by ~1.25×, copying the
+		// array several times over while a load fills the cache.
+		c.growNodes(2*len(c.nodes) + 1024)
+	}
+	c.nodes = append(c.nodes, page{})
+	return int32(len(c.nodes) - 1)
 }
 
 // reserve makes room for n more pages in one step (a load about to write

@@ -71,7 +71,9 @@ type Storage struct {
 	cfg   Config
 	cache *pageCache
 	dev   *deviceQueue
-	run   []int32 // scratch for readPages
+	run   []int32   // scratch for readPages
+	wlsn  []uint64  // scratch: the versions of a run of pages being written back
+	one   [1]uint64 // scratch: the version of a single page written
 	Stats Stats
 	crash crashLog // device writes in flight, for Crash (crash.go)
 	// walOff is where the WAL's next write lands on the device: a region
@@ -207,7 +209,7 @@ func (s *Storage) Read(now int64, r *Reader, file pg.RelID, blk pg.BlockNumber, 
 	if s.cache.capacity == 0 { // no page cache: straight to the device
 		s.Stats.CacheMisses += int64(n)
 		s.Stats.DeviceBlocks += int64(n)
-		return s.submitRun(now, f, b0, n, false), n
+		return s.submitRun(now, f, b0, n, nil), n
 	}
 	ra := r.state(f)
 	end := b0 + uint32(n)
@@ -280,17 +282,11 @@ func (s *Storage) WriteLSN(now int64, file pg.RelID, blk pg.BlockNumber, lsn pg.
 	f, b := int32(file), uint32(blk)
 	s.register(f, b)
 	if s.cache.capacity == 0 {
-		s.crash.direct = uint64(lsn)
-		s.submitRun(now, f, b, 1, true)
+		s.one[0] = uint64(lsn)
+		s.submitRun(now, f, b, 1, s.one[:])
 		return
 	}
-	p := s.cache.lookup(f, b)
-	if p == 0 {
-		p = s.cache.insert(f, b, now)
-	}
-	s.cache.markAccessed(p)
-	s.cache.setDirty(p)
-	s.cache.setLSN(p, uint64(lsn))
+	s.cache.write(f, b, now, uint64(lsn))
 	s.reclaim(now)
 }
 
@@ -299,31 +295,53 @@ func (s *Storage) WriteLSN(now int64, file pg.RelID, blk pg.BlockNumber, lsn pg.
 // contiguous ones as one request) and become clean; the call does not wait
 // for them. Pages not cached or clean are left alone.
 func (s *Storage) Writeback(now int64, file pg.RelID, blk pg.BlockNumber, n int) {
-	if s.flat || s.cache.capacity == 0 {
-		return
-	}
 	f := int32(file)
-	runStart, runN := uint32(0), 0
-	flush := func() {
-		if runN > 0 {
-			s.submitRun(now, f, runStart, runN, true)
-			s.Stats.WrittenBack += int64(runN)
-		}
-		runN = 0
+	if s.flat || s.cache.capacity == 0 || int(f) >= len(s.cache.dirty) || s.cache.dirty[f] == 0 {
+		return // no dirty page of the file: nothing to send
 	}
-	for b := uint32(blk); b < uint32(blk)+uint32(n); b++ {
-		p := s.cache.lookup(f, b)
-		if p == 0 || s.cache.nodes[p].flags&flagDirty == 0 {
+	fi := &s.cache.files[f]
+	runStart, lsns := uint32(0), s.wlsn[:0]
+	flush := func() {
+		if len(lsns) > 0 {
+			s.submitRun(now, f, runStart, len(lsns), lsns)
+			s.Stats.WrittenBack += int64(len(lsns))
+		}
+		lsns = lsns[:0]
+	}
+	// The range leaf by leaf: a leaf without a dirty page ends any run and
+	// is passed over whole.
+	for b, end := uint32(blk), uint32(blk)+uint32(n); b < end; {
+		l := int(b >> leafBits)
+		next := min(end, uint32(l+1)<<leafBits)
+		if l >= len(fi.leaves) || fi.leaves[l] == nil || fi.dirty[l] == 0 {
 			flush()
+			b = next
 			continue
 		}
-		if runN == 0 {
-			runStart = b
+		leaf, cleaned := fi.leaves[l], int32(0)
+		for ; b < next; b++ {
+			p := leaf[b&(leafSize-1)]
+			if p == 0 {
+				flush()
+				continue
+			}
+			pc := &s.cache.nodes[p]
+			if pc.flags&flagDirty == 0 {
+				flush()
+				continue
+			}
+			if len(lsns) == 0 {
+				runStart = b
+			}
+			lsns = append(lsns, s.cache.lsn(p))
+			pc.flags &^= flagDirty // clearDirty, its counts below for the leaf at once
+			cleaned++
 		}
-		runN++
-		s.cache.clearDirty(p)
+		s.cache.dirty[f] -= cleaned
+		fi.dirty[l] -= cleaned
 	}
 	flush()
+	s.wlsn = lsns
 }
 
 // Sync is fsync of file f: every dirty page is written back, contiguous
@@ -348,13 +366,13 @@ func (s *Storage) syncLeaves(now int64, f int32, from, to int) int64 {
 	if to < 0 || to > len(fi.leaves) {
 		to = len(fi.leaves)
 	}
-	runStart, runN := uint32(0), 0
+	runStart, lsns := uint32(0), s.wlsn[:0]
 	flush := func() {
-		if runN > 0 {
-			done = max(done, s.submitRun(now, f, runStart, runN, true))
-			s.Stats.WrittenBack += int64(runN)
+		if len(lsns) > 0 {
+			done = max(done, s.submitRun(now, f, runStart, len(lsns), lsns))
+			s.Stats.WrittenBack += int64(len(lsns))
 		}
-		runN = 0
+		lsns = lsns[:0]
 	}
 	for l := from; l < to; l++ {
 		leaf := fi.leaves[l]
@@ -363,6 +381,7 @@ func (s *Storage) syncLeaves(now int64, f int32, from, to int) int64 {
 			flush()
 			continue
 		}
+		cleaned := fi.dirty[l]
 		for i, p := range leaf {
 			if p == 0 || s.cache.nodes[p].flags&flagDirty == 0 {
 				flush()
@@ -371,16 +390,20 @@ func (s *Storage) syncLeaves(now int64, f int32, from, to int) int64 {
 				}
 				continue
 			}
-			b := uint32(l<<leafBits + i)
-			if runN == 0 {
-				runStart = b
+			if len(lsns) == 0 {
+				runStart = uint32(l<<leafBits + i)
 			}
-			runN++
+			lsns = append(lsns, s.cache.lsn(p))
 			left--
-			s.cache.clearDirty(p)
+			s.cache.nodes[p].flags &^= flagDirty // clearDirty, its counts below for the leaf at once
 		}
+		// Every dirty page of the leaf is now clean (the walk stops only
+		// once none is left).
+		s.cache.dirty[f] -= cleaned
+		fi.dirty[l] = 0
 	}
 	flush()
+	s.wlsn = lsns
 	return done
 }
 
@@ -424,7 +447,7 @@ func (s *Storage) SyncAll(now int64) (int64, SyncStats) {
 	for _, d := range s.cache.dirty {
 		n += int(d)
 	}
-	s.crash.writes = slices.Grow(s.crash.writes, n) // the write log takes the batch in one allocation
+	s.crash.lsns = slices.Grow(s.crash.lsns, n) // the write log takes the batch in one allocation
 	const leavesPerSeg = RelSegBlocks / leafSize
 	for f, segs := range s.pending {
 		for seg, p := range segs {
@@ -492,7 +515,8 @@ func (s *Storage) reclaim(now int64) {
 		}
 		pc := s.cache.nodes[p]
 		if pc.flags&flagDirty != 0 {
-			s.submitRun(now, pc.file, pc.blk, 1, true)
+			s.one[0] = s.cache.lsn(p)
+			s.submitRun(now, pc.file, pc.blk, 1, s.one[:])
 			s.Stats.WrittenBack++
 		}
 		s.cache.remove(p)
@@ -501,19 +525,29 @@ func (s *Storage) reclaim(now int64) {
 }
 
 // submitRun sends n contiguous blocks to the device at time now, split into
-// requests of at most MaxRequestKB, and returns when the last completes.
-func (s *Storage) submitRun(now int64, f int32, blk uint32, n int, write bool) int64 {
-	per := max(1, s.cfg.MaxRequestKB*1024/pg.BLCKSZ)
+// requests of at most MaxRequestKB, and returns when the last completes. A
+// write passes the versions of its n pages (lsns), which the crash model
+// logs; a read passes nil.
+func (s *Storage) submitRun(now int64, f int32, blk uint32, n int, lsns []uint64) int64 {
+	write := lsns != nil
 	done := now
-	for n > 0 {
-		k := min(n, per)
+	if n == 1 { // a single page (a reclaimed one, a write without a page cache)
+		d := s.dev.submit(now, offset(f, blk), pg.BLCKSZ, write)
+		if write {
+			s.logWrites(now, f, blk, lsns, s.dev.lastStart, d)
+		}
+		return max(done, d)
+	}
+	per := max(1, s.cfg.MaxRequestKB*1024/pg.BLCKSZ)
+	for i := 0; i < n; {
+		k := min(n-i, per)
 		d := s.dev.submit(now, offset(f, blk), int64(k)*pg.BLCKSZ, write)
 		if write {
-			s.logWrites(now, f, blk, k, s.dev.lastStart, d)
+			s.logWrites(now, f, blk, lsns[i:i+k], s.dev.lastStart, d)
 		}
 		done = max(done, d)
 		blk += uint32(k)
-		n -= k
+		i += k
 	}
 	return done
 }
@@ -538,7 +572,7 @@ func (s *Storage) readPages(now int64, f int32, start, nr, lookahead int64) int 
 		if runN == 0 {
 			return
 		}
-		done := s.submitRun(now, f, runStart, runN, false)
+		done := s.submitRun(now, f, runStart, runN, nil)
 		for _, p := range runPages {
 			s.cache.nodes[p].readyAt = done
 		}

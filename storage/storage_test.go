@@ -199,6 +199,22 @@ func checkCache(t *testing.T, s *Storage) {
 		}
 	}
 	require.LessOrEqual(t, c.size(), max(c.capacity, 0))
+	// The dirty counts, per file and per index leaf, are the dirty pages'.
+	for f := range c.files {
+		fi := &c.files[f]
+		total := int32(0)
+		for l, leaf := range fi.leaves {
+			n := int32(0)
+			for _, p := range leaf {
+				if p != 0 && c.nodes[p].flags&flagDirty != 0 {
+					n++
+				}
+			}
+			require.Equal(t, n, fi.dirty[l], "file %d leaf %d", f, l)
+			total += n
+		}
+		require.Equal(t, total, c.dirty[f], "file %d", f)
+	}
 }
 
 // Caches smaller than a readahead window: the mark of a window can be
