@@ -35,3 +35,34 @@ func TestHostScaleScenario(t *testing.T) {
 	_, err = MeasureHostScale(context.Background(), "/nonexistent", 0, nil)
 	require.EqualError(t, err, "runs=0: must be from 1 to 99")
 }
+
+// The host's slice joins the machine settings only when it is not the
+// kernel's default for host_cpus CPUs: a server pinned to one CPU of a
+// 2-CPU machine keeps the machine's 1.4 ms.
+func TestHostScaleSlice(t *testing.T) {
+	h := &HostScale{Scale: 2, CPUs: 2, Slice: 1_400_000}
+	require.Equal(t, "host_time_scale=2 host_cpus=2", h.Settings())
+	h.CPUs = 1
+	require.Equal(t, "host_time_scale=2 host_cpus=1 host_sched_slice=1.4ms", h.Settings())
+	require.Equal(t, 3, countCPUList("0-1,4", 1))
+	require.Equal(t, 7, countCPUList("x", 7))
+	require.True(t, kernelAtLeast("6.18.44-fc", 6, 15))
+	require.False(t, kernelAtLeast("6.12.1", 6, 15))
+}
+
+// A scenario's host_cpus pins the server to that many of this process's
+// CPUs; 0 (unlimited) or as many as there are pins nothing.
+func TestPinCPUs(t *testing.T) {
+	one, err := pinCPUs(1)
+	require.NoError(t, err)
+	if HostCPUs() > 1 {
+		require.Regexp(t, `^\d+$`, one)
+	} else {
+		require.Empty(t, one)
+	}
+	for _, n := range []int{0, HostCPUs(), 1024} {
+		s, err := pinCPUs(n)
+		require.NoError(t, err)
+		require.Empty(t, s, "host_cpus=%d", n)
+	}
+}
