@@ -25,10 +25,12 @@ import "sort"
 // after at, long enough to hold it on any core (the earliest start; the
 // lowest numbered core among equals), and runs to its end without being
 // preempted: bursts are short (a page's handling is a microsecond or two,
-// an I/O worker's read of 16 blocks with checksums some tens), so a
-// scheduler time-slicing them among more runnable processes than cores
-// gives the same throughput — while k or fewer processes are runnable
-// nothing waits, and beyond that the bursts' total is spread over k cores.
+// an I/O worker's read of 16 blocks with checksums some tens). Which
+// process's burst comes next is the scheduler's (Schedule): a statement's
+// backend and parallel workers each keep a core for a time slice, unless
+// they block, as Linux runs them — the throughput is the same as bursts
+// taken in turn, but a participant runs hundreds of pages in a row, which
+// decides which blocks of a parallel scan each one reads.
 // Gaps matter because the simulator does not hand out the bursts in time
 // order: an I/O worker's read is placed when the backend submits it, ahead
 // of the backend's own pages before its completion.
