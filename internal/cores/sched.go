@@ -233,7 +233,13 @@ func (p *Pool) interleave(ts []*Task, before func(t int64) bool) error {
 		if before(*next.Now) {
 			continue
 		}
-		done, err := p.Step(next.Now, next.Waited, next.Step)
+		var done bool
+		var err error
+		if p == nil {
+			done, err = next.Step()
+		} else {
+			done, err = p.Step(next.Now, next.Waited, next.Step)
+		}
 		if err != nil {
 			return err
 		}
