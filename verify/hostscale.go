@@ -15,6 +15,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/verify/devsync"
+	"github.com/pgbufsim/pgbufsim/verify/hostcpu"
 )
 
 // HostScaleScenario is the step host_time_scale is measured on: seed 000's
@@ -71,7 +72,7 @@ type HostScale struct {
 	Major  int
 	// CPUs is the host's host_cpus, which the step is simulated on.
 	CPUs int
-	// Slice is the host kernel's base slice, host_sched_slice (HostSchedSlice).
+	// Slice is the host kernel's base slice, host_sched_slice (hostcpu.SchedSlice).
 	Slice int64
 	// SimMs is the simulator's execution time of the step at
 	// host_time_scale=1; RealMs the server's in each run, in order.
@@ -94,7 +95,7 @@ func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Wri
 		return nil, fmt.Errorf("runs=%d: must be from 1 to 99", runs)
 	}
 	scanLine := strings.Count(HostScaleScenario, "\n") // the last line: scan big
-	hs := &HostScale{CPUs: HostCPUs(), Slice: HostSchedSlice()}
+	hs := &HostScale{CPUs: HostCPUs(), Slice: hostcpu.SchedSlice()}
 	scn := hostScaleScenarioOn(hs.CPUs)
 	for i := range runs {
 		rep, err := Run(ctx, "host-scale.scn", scn, Options{PGBin: bin, Seed: 1})

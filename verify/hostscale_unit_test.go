@@ -44,25 +44,4 @@ func TestHostScaleSlice(t *testing.T) {
 	require.Equal(t, "host_time_scale=2 host_cpus=2", h.Settings())
 	h.CPUs = 1
 	require.Equal(t, "host_time_scale=2 host_cpus=1 host_sched_slice=1.4ms", h.Settings())
-	require.Equal(t, 3, countCPUList("0-1,4", 1))
-	require.Equal(t, 7, countCPUList("x", 7))
-	require.True(t, kernelAtLeast("6.18.44-fc", 6, 15))
-	require.False(t, kernelAtLeast("6.12.1", 6, 15))
-}
-
-// A scenario's host_cpus pins the server to that many of this process's
-// CPUs; 0 (unlimited) or as many as there are pins nothing.
-func TestPinCPUs(t *testing.T) {
-	one, err := pinCPUs(1)
-	require.NoError(t, err)
-	if HostCPUs() > 1 {
-		require.Regexp(t, `^\d+$`, one)
-	} else {
-		require.Empty(t, one)
-	}
-	for _, n := range []int{0, HostCPUs(), 1024} {
-		s, err := pinCPUs(n)
-		require.NoError(t, err)
-		require.Empty(t, s, "host_cpus=%d", n)
-	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
+	"github.com/pgbufsim/pgbufsim/verify/hostcpu"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
@@ -259,7 +260,7 @@ func (r *runner) actCluster(st *step) (action, error) {
 		}
 		if a.Key == "host_cpus" && len(a.Vals) == 1 {
 			n, _ := strconv.Atoi(a.Vals[0])
-			cpus, err := pinCPUs(n)
+			cpus, err := hostcpu.Pin(n)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", lineText(st), err)
 			}

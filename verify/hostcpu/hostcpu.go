@@ -1,8 +1,11 @@
-package verify
+// Package hostcpu is what verify needs of the host's CPUs: pinning a
+// server to a scenario's host_cpus, and the kernel scheduler's base slice.
+package hostcpu
 
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -10,11 +13,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// pinCPUs is the taskset -c list a server is pinned to for a scenario of
+// Pin is the taskset -c list a server is pinned to for a scenario of
 // host_cpus=n: the first n CPUs this process may run on, so that the
 // simulator's n cores are judged against a server given n CPUs. It is ""
 // (no pinning) for n 0 (unlimited) or at least the CPUs there are.
-func pinCPUs(n int) (string, error) {
+func Pin(n int) (string, error) {
 	if n <= 0 {
 		return "", nil
 	}
@@ -34,14 +37,14 @@ func pinCPUs(n int) (string, error) {
 	return strings.Join(ids, ","), nil
 }
 
-// HostSchedSlice is the host kernel's base slice in ns, host_sched_slice
+// SchedSlice is the host kernel's base slice in ns, host_sched_slice
 // (what a process runs before another runnable one takes its CPU): the
 // scheduler's debugfs base_slice_ns when it can be read (root, debugfs
 // mounted), else the default the kernel computed at boot from its release
 // and its online CPUs — not this process's affinity: a server pinned to
 // fewer CPUs keeps the machine's slice — 0.70 ms (6.15 on; 0.75 before)
 // × (1 + ilog2(min(CPUs, 8))) (update_sysctl, kernel/sched/fair.c).
-func HostSchedSlice() int64 {
+func SchedSlice() int64 {
 	if b, err := os.ReadFile("/sys/kernel/debug/sched/base_slice_ns"); err == nil {
 		if ns, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && ns > 0 {
 			return ns
@@ -60,9 +63,9 @@ func HostSchedSlice() int64 {
 func onlineCPUs() int {
 	b, err := os.ReadFile("/sys/devices/system/cpu/online")
 	if err != nil {
-		return HostCPUs()
+		return runtime.NumCPU()
 	}
-	return countCPUList(strings.TrimSpace(string(b)), HostCPUs())
+	return countCPUList(strings.TrimSpace(string(b)), runtime.NumCPU())
 }
 
 // countCPUList counts the CPUs of a kernel CPU list ("0-3,8"); def when it
