@@ -1,5 +1,7 @@
 package cores
 
+import "sort"
+
 // Task is one process of a statement (a backend or parallel worker running
 // its scan loop) that Schedule runs on the cores: its clock, the time it
 // has spent waiting without a core (I/O, an I/O worker's read, a WAL
@@ -151,23 +153,63 @@ func (p *Pool) Schedule(ts []*Task, before func(t int64) bool) error {
 	}
 }
 
-// burst runs work ns of the running task t from at on its core, or on a
-// free core when bursts Run placed on its own delay it there and another
-// core can start it sooner (an idle CPU pulls the preempted task:
-// newidle_balance), and returns when it ends.
+// burst runs work ns of the running task t from at on its core, in its
+// gaps around the bursts Run placed there (a woken process preempts it and
+// runs, then it resumes), and returns when it ends. Preempted, it moves to a
+// free core that can run it sooner (an idle CPU pulls it: newidle_balance).
 func (p *Pool) burst(t *Task, at, work int64) int64 {
-	c := t.core
-	b := fit(p.cores[c], at, work)
-	if b > at {
-		if o := p.freeCore(at, work); o >= 0 {
-			if ob := fit(p.cores[o], at, work); ob < b {
-				p.held[c], p.held[o], p.used[o] = nil, t, p.used[c]
-				t.core, c, b = o, o, ob
+	p.used[t.core] += work
+	for {
+		c := t.core
+		spans := p.cores[c]
+		i := sort.Search(len(spans), func(i int) bool { return spans[i].to > at })
+		if i < len(spans) && spans[i].from <= at { // busy at at: elsewhere, or from the span's end
+			if !p.migrate(t, at, spans[i].to) {
+				at = spans[i].to
+				i++
+			}
+			if t.core != c {
+				continue
 			}
 		}
+		if i == len(spans) || spans[i].from-at >= work {
+			return p.place(c, at, work)
+		}
+		next := spans[i].from // (place may merge the piece into that span)
+		p.place(c, at, next-at)
+		at, work = next, work-(next-at)
 	}
-	p.used[c] += work
-	return p.place(c, b, work)
+}
+
+// migrate moves running task t to a core no task holds that is free before
+// until (its own core's next free instant), if there is one.
+func (p *Pool) migrate(t *Task, at, until int64) bool {
+	o := p.freeCore(at, 1)
+	if o < 0 || fit(p.cores[o], at, 1) >= until {
+		return false
+	}
+	c := t.core
+	p.held[c], p.held[o], p.used[o] = nil, t, p.used[c]
+	t.core = o
+	return true
+}
+
+// fill runs work ns of the task given core c from at in the core's gaps.
+func (p *Pool) fill(c int, at, work int64) int64 {
+	for {
+		spans := p.cores[c]
+		i := sort.Search(len(spans), func(i int) bool { return spans[i].to > at })
+		if i < len(spans) && spans[i].from <= at {
+			at = spans[i].to
+			i++
+		}
+		if i == len(spans) || spans[i].from-at >= work {
+			return p.place(c, at, work)
+		}
+		from, to := spans[i].from, spans[i].to // (place may merge the piece into that span)
+		p.place(c, at, from-at)
+		at, work = to, work-(from-at)
+	}
 }
 
 // freeCore is the core no task holds on which work ns can start soonest at
@@ -192,7 +234,7 @@ func (p *Pool) give(c int, t *Task, at int64) {
 	t.state, t.core = running, c
 	*t.Now = at
 	if t.work > 0 {
-		*t.Now = p.place(c, fit(p.cores[c], at, t.work), t.work)
+		*t.Now = p.fill(c, at, t.work)
 	}
 	if t.last {
 		t.state = finished

@@ -139,8 +139,9 @@ func TestScheduleRunBursts(t *testing.T) {
 	require.EqualValues(t, 30, a.now) // a's steps never wait for the read
 	require.Equal(t, []span{{0, 50}}, p.cores[1])
 
-	// One core: the read at 5 runs [5,55) while a holds the core, and a's
-	// first step's CPU goes after it ([55,65)), its others follow.
+	// One core: the read at 5 runs [5,55) while a holds the core: a's first
+	// step's CPU runs [0,5), is preempted, and resumes after the read
+	// ([55,60)); its others follow ([60,70), [70,80)).
 	p = New(1, 1000)
 	a = &task{name: "a", steps: 3, cpu: 10}
 	a.log, a.at = &log, &at
@@ -154,5 +155,5 @@ func TestScheduleRunBursts(t *testing.T) {
 	}
 	require.NoError(t, p.Schedule([]*Task{t1}, func(int64) bool { return false }))
 	require.EqualValues(t, 55, read)
-	require.EqualValues(t, 85, a.now)
+	require.EqualValues(t, 80, a.now)
 }
