@@ -113,7 +113,7 @@ func (p *Pool) Schedule(ts []*Task, before func(t int64) bool) error {
 		}
 		p.Advance(at)
 		if next.state == waking {
-			if c := p.freeCore(at, next.work); c >= 0 {
+			if c := p.freeCore(at); c >= 0 {
 				p.give(c, next, at)
 			} else {
 				next.state = queued
@@ -184,7 +184,7 @@ func (p *Pool) burst(t *Task, at, work int64) int64 {
 // migrate moves running task t to a core no task holds that is free before
 // until (its own core's next free instant), if there is one.
 func (p *Pool) migrate(t *Task, at, until int64) bool {
-	o := p.freeCore(at, 1)
+	o := p.freeCore(at)
 	if o < 0 || fit(p.cores[o], at, 1) >= until {
 		return false
 	}
@@ -194,33 +194,15 @@ func (p *Pool) migrate(t *Task, at, until int64) bool {
 	return true
 }
 
-// fill runs work ns of the task given core c from at in the core's gaps.
-func (p *Pool) fill(c int, at, work int64) int64 {
-	for {
-		spans := p.cores[c]
-		i := sort.Search(len(spans), func(i int) bool { return spans[i].to > at })
-		if i < len(spans) && spans[i].from <= at {
-			at = spans[i].to
-			i++
-		}
-		if i == len(spans) || spans[i].from-at >= work {
-			return p.place(c, at, work)
-		}
-		from, to := spans[i].from, spans[i].to // (place may merge the piece into that span)
-		p.place(c, at, from-at)
-		at, work = to, work-(from-at)
-	}
-}
-
-// freeCore is the core no task holds on which work ns can start soonest at
-// or after at (the lowest numbered among equals), or -1 when every core is held.
-func (p *Pool) freeCore(at, work int64) int {
+// freeCore is the core no task holds that is free soonest at or after at
+// (the lowest numbered among equals), or -1 when every core is held.
+func (p *Pool) freeCore(at int64) int {
 	best, begin := -1, int64(0)
 	for c, h := range p.held {
 		if h != nil {
 			continue
 		}
-		if b := fit(p.cores[c], at, max(work, 1)); best < 0 || b < begin {
+		if b := fit(p.cores[c], at, 1); best < 0 || b < begin {
 			best, begin = c, b
 		}
 	}
@@ -230,15 +212,15 @@ func (p *Pool) freeCore(at, work int64) int {
 // give hands core c to t at time at: t runs the CPU it was waiting to run,
 // its slice starting.
 func (p *Pool) give(c int, t *Task, at int64) {
-	p.held[c], p.used[c] = t, t.work
+	p.held[c], p.used[c] = t, 0
 	t.state, t.core = running, c
 	*t.Now = at
 	if t.work > 0 {
-		*t.Now = p.fill(c, at, t.work)
+		*t.Now = p.burst(t, at, t.work)
 	}
 	if t.last {
 		t.state = finished
-		p.release(c, *t.Now)
+		p.release(t.core, *t.Now)
 	}
 }
 
