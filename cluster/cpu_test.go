@@ -93,8 +93,10 @@ func TestHostCPUsWorkerScan(t *testing.T) {
 // runs beside the leader, which scans 1,875 pages alone meanwhile, and the
 // two share the other 2,125 as with a core each. On 1 core nothing
 // overlaps: the start-up takes the core first, then the leader's and the
-// worker's pages share it, so the scan takes the serial scan's time plus
-// the start-up, 3 ms, exactly (the catalog pins left out: catalog_pins=off).
+// worker's pages share it (a time slice each in turn, host_sched_slice's
+// 0.7 ms: the scheduler never leaves the core idle while one is runnable),
+// so the scan takes the serial scan's time plus the start-up, 3 ms,
+// exactly (the catalog pins left out: catalog_pins=off).
 func TestHostCPUsParallelStart(t *testing.T) {
 	scan := func(cpus, workers int) int64 {
 		c, err := cluster.Open(cluster.Options{SharedBuffers: "128MB", HostCPUs: cluster.Int(cpus), CatalogPins: cluster.Bool(false),

@@ -89,6 +89,8 @@ var badInputs = []struct {
 	{true, "cluster version=18 host_cpus=1025", "bad.scn:1: host_cpus=1025: outside the allowed range 0..1024"},
 	{true, "cluster version=18 host_cpus=-1", "bad.scn:1: host_cpus=-1: outside the allowed range 0..1024"},
 	{true, "cluster version=18 host_cpus=two", "bad.scn:1: host_cpus=two: must be an integer from 0 to 1024"},
+	{true, "cluster version=18 host_sched_slice=2s", "bad.scn:1: host_sched_slice=2s: outside the allowed range -1ms..1s"},
+	{true, "cluster version=18 host_sched_slice=fast", "bad.scn:1: host_sched_slice=fast: not a duration (want a number with an optional unit us, ms, s, min, h, d)"},
 	{true, "cluster version=16 io_combine_limit=128kB", "bad.scn:1: io_combine_limit=128kB: unrecognized configuration parameter in PostgreSQL 16 (added in 17)"},
 	{true, "cluster version=18 io_combine_limit=2MB", "bad.scn:1: io_combine_limit=2MB: outside the allowed range 1..128 (8kB..1MB)"},
 	{true, "cluster version=17 io_combine_limit=512kB", "bad.scn:1: io_combine_limit=512kB: outside the allowed range 1..32 (8kB..256kB) in PostgreSQL 17"},

@@ -7,12 +7,15 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pgbufsim/pgbufsim/guc"
+	"github.com/pgbufsim/pgbufsim/internal/cores"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/storage"
 	"github.com/pgbufsim/pgbufsim/verify/devsync"
+	"github.com/pgbufsim/pgbufsim/verify/hostcpu"
 )
 
 // HostScaleScenario is the step host_time_scale is measured on: seed 000's
@@ -69,6 +72,8 @@ type HostScale struct {
 	Major  int
 	// CPUs is the host's host_cpus, which the step is simulated on.
 	CPUs int
+	// Slice is the host kernel's base slice, host_sched_slice (hostcpu.SchedSlice).
+	Slice int64
 	// SimMs is the simulator's execution time of the step at
 	// host_time_scale=1; RealMs the server's in each run, in order.
 	SimMs  float64
@@ -90,7 +95,7 @@ func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Wri
 		return nil, fmt.Errorf("runs=%d: must be from 1 to 99", runs)
 	}
 	scanLine := strings.Count(HostScaleScenario, "\n") // the last line: scan big
-	hs := &HostScale{CPUs: HostCPUs()}
+	hs := &HostScale{CPUs: HostCPUs(), Slice: hostcpu.SchedSlice()}
 	scn := hostScaleScenarioOn(hs.CPUs)
 	for i := range runs {
 		rep, err := Run(ctx, "host-scale.scn", scn, Options{PGBin: bin, Seed: 1})
@@ -129,9 +134,14 @@ func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Wri
 }
 
 // Settings is the measurement as a cluster line's machine settings:
-// host_time_scale, host_cpus and (when measured) the device's fdatasync.
+// host_time_scale, host_cpus, host_sched_slice when the kernel's is not
+// its default for host_cpus CPUs (a process pinned to fewer CPUs than the
+// machine's, a tuned kernel), and (when measured) the device's fdatasync.
 func (h *HostScale) Settings() string {
 	s := fmt.Sprintf("host_time_scale=%g host_cpus=%d", h.Scale, h.CPUs)
+	if h.Slice > 0 && h.Slice != cores.DefaultSlice(h.CPUs) {
+		s += " host_sched_slice=" + strconv.FormatFloat(float64(h.Slice)/1e6, 'g', -1, 64) + "ms"
+	}
 	if h.Device != nil {
 		s += " " + h.Device.Settings()
 	}
@@ -149,7 +159,7 @@ func (h *HostScale) String() string {
 		ms[i] = fmt.Sprintf("%.3f", v)
 	}
 	fmt.Fprintf(&b, "on the server: %s ms\n", strings.Join(ms, ", "))
-	fmt.Fprintf(&b, "host_time_scale=%g host_cpus=%d\n", h.Scale, h.CPUs)
+	fmt.Fprintf(&b, "host_time_scale=%g host_cpus=%d (the kernel's base slice %.3g ms)\n", h.Scale, h.CPUs, float64(h.Slice)/1e6)
 	if d := h.Device; d != nil {
 		ms := make([]string, len(d.MedianMs))
 		for i, v := range d.MedianMs {

@@ -35,3 +35,13 @@ func TestHostScaleScenario(t *testing.T) {
 	_, err = MeasureHostScale(context.Background(), "/nonexistent", 0, nil)
 	require.EqualError(t, err, "runs=0: must be from 1 to 99")
 }
+
+// The host's slice joins the machine settings only when it is not the
+// kernel's default for host_cpus CPUs: a server pinned to one CPU of a
+// 2-CPU machine keeps the machine's 1.4 ms.
+func TestHostScaleSlice(t *testing.T) {
+	h := &HostScale{Scale: 2, CPUs: 2, Slice: 1_400_000}
+	require.Equal(t, "host_time_scale=2 host_cpus=2", h.Settings())
+	h.CPUs = 1
+	require.Equal(t, "host_time_scale=2 host_cpus=1 host_sched_slice=1.4ms", h.Settings())
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/pgbufsim/pgbufsim/cluster"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/scenario"
+	"github.com/pgbufsim/pgbufsim/verify/hostcpu"
 	"github.com/pgbufsim/pgbufsim/wal"
 )
 
@@ -257,8 +258,16 @@ func (r *runner) actCluster(st *step) (action, error) {
 		if len(a.Vals) == 1 && cluster.WhatIfVariant(v, a.Key, a.Vals[0]) {
 			return nil, fmt.Errorf("%s=%s: a what-if variant of the simulator; a PostgreSQL server cannot run it (compare variants with pgbufsim compare)", a.Key, a.Vals[0])
 		}
+		if a.Key == "host_cpus" && len(a.Vals) == 1 {
+			n, _ := strconv.Atoi(a.Vals[0])
+			cpus, err := hostcpu.Pin(n)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", lineText(st), err)
+			}
+			r.srv.CPUs = cpus
+		}
 		if a.Key == "version" || cluster.Machine(a.Key) {
-			continue // the machine is whatever the server runs on
+			continue // the machine is whatever the server runs on (but host_cpus: pinned to that many)
 		}
 		v := a.Vals[0]
 		if a.Key == "data_checksums" {

@@ -38,6 +38,11 @@ type Server struct {
 	// OnNotice receives the notices of every session (set before connecting).
 	OnNotice func(msg string)
 
+	// CPUs, when set, pins the server to these CPUs (a taskset -c list):
+	// pg_ctl starts the postmaster under it, and every process it forks
+	// (backends, parallel workers, I/O workers) inherits the affinity.
+	CPUs string
+
 	cred     *syscall.Credential // run the server's programs as this user (when we are root)
 	uid, gid int
 }
@@ -149,10 +154,33 @@ func (s *Server) Init(ctx context.Context, checksums bool, conf [][2]string) err
 // Start starts the server and waits until it accepts connections; when it
 // does not come up, the error carries the tail of its log.
 func (s *Server) Start(ctx context.Context) error {
-	err := s.runProg(ctx, "pg_ctl", "-D", s.DataDir(), "-l", s.logPath(), "-w", "-t", "120", "start")
+	args := []string{"-D", s.DataDir(), "-l", s.logPath(), "-w", "-t", "120", "start"}
+	var err error
+	if s.CPUs != "" {
+		err = s.runPinned(ctx, args...)
+	} else {
+		err = s.runProg(ctx, "pg_ctl", args...)
+	}
 	if err != nil {
 		log, _ := os.ReadFile(s.logPath())
 		return fmt.Errorf("the server did not start; the end of its log:\n%s", tail(string(log), 20))
+	}
+	return nil
+}
+
+// runPinned runs pg_ctl with args under taskset -c s.CPUs.
+func (s *Server) runPinned(ctx context.Context, args ...string) error {
+	taskset, err := exec.LookPath("taskset")
+	if err != nil {
+		return fmt.Errorf("pinning the server to CPUs %s (the scenario's host_cpus) needs taskset (util-linux): %v", s.CPUs, err)
+	}
+	var out bytes.Buffer
+	cmd := s.command(ctx, "pg_ctl", args...)
+	cmd.Args = append([]string{taskset, "-c", s.CPUs, cmd.Path}, args...)
+	cmd.Path = taskset
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("taskset -c %s pg_ctl %s: %v\n%s", s.CPUs, strings.Join(args, " "), err, tail(out.String(), 15))
 	}
 	return nil
 }

@@ -25,10 +25,12 @@ import "sort"
 // after at, long enough to hold it on any core (the earliest start; the
 // lowest numbered core among equals), and runs to its end without being
 // preempted: bursts are short (a page's handling is a microsecond or two,
-// an I/O worker's read of 16 blocks with checksums some tens), so a
-// scheduler time-slicing them among more runnable processes than cores
-// gives the same throughput — while k or fewer processes are runnable
-// nothing waits, and beyond that the bursts' total is spread over k cores.
+// an I/O worker's read of 16 blocks with checksums some tens). Which
+// process's burst comes next is the scheduler's (Schedule): a statement's
+// backend and parallel workers each keep a core for a time slice, unless
+// they block, as Linux runs them — the throughput is the same as bursts
+// taken in turn, but a participant runs hundreds of pages in a row, which
+// decides which blocks of a parallel scan each one reads.
 // Gaps matter because the simulator does not hand out the bursts in time
 // order: an I/O worker's read is placed when the backend submits it, ahead
 // of the backend's own pages before its completion.
@@ -47,6 +49,12 @@ type Pool struct {
 	cores [][]span
 	floor int64
 	work  int64
+	slice int64 // the scheduler's time slice (Schedule); 0: none
+	// held is, for each core, the task holding it under Schedule (nil: none)
+	// and the CPU that task has run in its current slice.
+	held  []*Task
+	used  []int64
+	queue []*Task // runnable tasks waiting for a core, in the order they became runnable
 }
 
 type span struct{ from, to int64 }
@@ -54,12 +62,26 @@ type span struct{ from, to int64 }
 // maxSpans bounds each core's remembered spans.
 const maxSpans = 512
 
-// New is a pool of n cores; n 0 is no pool (nil): unlimited cores.
-func New(n int) *Pool {
+// New is a pool of n cores whose scheduler gives a process slice ns of CPU
+// before another runnable process may take its core (Schedule; negative:
+// the kernel's default for n CPUs, DefaultSlice; 0: no slices, each burst
+// placed on its own, Step); n 0 is no pool (nil): unlimited cores.
+func New(n int, slice int64) *Pool {
 	if n <= 0 {
 		return nil
 	}
-	return &Pool{cores: make([][]span, n)}
+	if slice < 0 {
+		slice = DefaultSlice(n)
+	}
+	return &Pool{cores: make([][]span, n), slice: slice, held: make([]*Task, n), used: make([]int64, n)}
+}
+
+// Slice is the scheduler's time slice (0: none, or no pool).
+func (p *Pool) Slice() int64 {
+	if p == nil {
+		return 0
+	}
+	return p.slice
 }
 
 // Cores is the number of cores (0: unlimited).
@@ -72,21 +94,31 @@ func (p *Pool) Cores() int {
 
 // Run places a burst of work ns of CPU that a process can start at at, and
 // returns when it ends: at+work when a core is free for it then, later when
-// every core is busy.
+// every core is busy. Among cores where it starts as soon, one no task of
+// Schedule holds is taken first (a woken process goes to an idle CPU,
+// select_idle_sibling in kernel/sched/fair.c); on a held one it runs
+// between the holder's bursts.
 func (p *Pool) Run(at, work int64) int64 {
 	if p == nil || work <= 0 {
 		return at + work
 	}
-	best, begin := 0, int64(0)
+	best, begin, bheld := 0, int64(0), false
 	for i := range p.cores {
-		if b := fit(p.cores[i], at, work); i == 0 || b < begin {
-			best, begin = i, b
-			if b == at {
+		b, h := fit(p.cores[i], at, work), p.held[i] != nil
+		if i == 0 || b < begin || b == begin && bheld && !h {
+			best, begin, bheld = i, b, h
+			if b == at && !h {
 				break
 			}
 		}
 	}
-	p.insert(best, span{begin, begin + work})
+	return p.place(best, begin, work)
+}
+
+// place puts a burst of work ns on core c from begin (a gap's start) and
+// returns its end.
+func (p *Pool) place(c int, begin, work int64) int64 {
+	p.insert(c, span{begin, begin + work})
 	p.work += work
 	return begin + work
 }

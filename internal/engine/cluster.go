@@ -117,7 +117,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	p, err := bufmgr.NewPool(bufmgr.Config{
 		NBuffers: s.NBuffers(), Version: s.Version,
 		Checksums: s.Bool("data_checksums"), WALLogHints: s.Bool("wal_log_hints"),
-		IOWorkers: ioWorkers, IOPool: pool, Costs: costs.Buf, Storage: st, Cores: cores.New(int(s.Int("host_cpus"))),
+		IOWorkers: ioWorkers, IOPool: pool, Costs: costs.Buf, Storage: st, Cores: cores.New(int(s.Int("host_cpus")), s.Int("host_sched_slice")),
 		Replacement: s.Enum("replacement"), UsageMax: int(s.Int("usage_max")), Reject: s.Reject(),
 		NoFreeList: !s.Bool("freelist"),
 	}, w)
@@ -241,31 +241,18 @@ func (c *Cluster) runBackground(t int64) (ran bool) {
 type participant struct {
 	be   *bufmgr.Backend
 	step func() (done bool, err error)
-	done bool
 	ring *strategy.Ring
 }
 
-// run interleaves participants and the WAL writer until every participant is done.
+// run interleaves participants and the background processes until every
+// participant is done: on the host's cores (host_cpus), as their scheduler
+// would (cores.Pool.Schedule).
 func (c *Cluster) run(ps []*participant) error {
-	for {
-		var next *participant
-		for _, p := range ps {
-			if !p.done && (next == nil || p.be.Now < next.be.Now) {
-				next = p
-			}
-		}
-		if next == nil {
-			return nil
-		}
-		if c.runBackground(next.be.Now) {
-			continue
-		}
-		done, err := c.pool.IO().Cores().Step(&next.be.Now, &next.be.Waited, next.step) // its CPU on the host's cores
-		if err != nil {
-			return err
-		}
-		next.done = done
+	ts := make([]*cores.Task, len(ps))
+	for i, p := range ps {
+		ts[i] = &cores.Task{Now: &p.be.Now, Waited: &p.be.Waited, Step: p.step}
 	}
+	return c.pool.IO().Cores().Schedule(ts, c.runBackground)
 }
 
 // finish ends a statement at the latest participant's time.
