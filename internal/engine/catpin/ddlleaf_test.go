@@ -59,3 +59,29 @@ func TestIndexCreateLeafImages(t *testing.T) {
 		}
 	}
 }
+
+// TestRelnameLeaf: the leaf of pg_class_relname_nsp_index a name goes to,
+// as pg_waldump showed the entries: t2 and t1_id to block 2 on every
+// version, a TOAST table's name to block 4 on 15 and 5 on 18 (below the
+// high key pg_toast_2328[_index]) but to block 2 on 19, whose leaf 4 ends
+// at pg_statistic_relid_att_inh_index; a name below pg_l… (ix2) to block 1.
+func TestRelnameLeaf(t *testing.T) {
+	for _, c := range []struct {
+		v                 pg.Version
+		t2, toast, ix2, k string
+	}{
+		{15, "pg_class_relname_nsp_index/2", "pg_class_relname_nsp_index/4", "pg_class_relname_nsp_index/1", "pg_toast_2328_index"},
+		{18, "pg_class_relname_nsp_index/2", "pg_class_relname_nsp_index/5", "pg_class_relname_nsp_index/1", "pg_toast_2328"},
+		{19, "pg_class_relname_nsp_index/2", "pg_class_relname_nsp_index/2", "pg_class_relname_nsp_index/1", "pg_statistic_relid_att_inh_index"},
+	} {
+		p := &Pins{Version: c.v, On: true}
+		d := p.ddlLeaves()
+		require.Equal(t, c.t2, d.nameLeaf("t2").name, "version %d", c.v)
+		require.Equal(t, c.t2, d.nameLeaf("t1_id").name, "version %d", c.v)
+		require.Equal(t, c.toast, d.nameLeaf(toastName).name, "version %d", c.v)
+		require.Equal(t, c.toast, d.nameLeaf(toastName+"_index").name, "version %d", c.v)
+		require.Equal(t, c.ix2, d.nameLeaf("ix2").name, "version %d", c.v)
+		// A name equal to a high key sorts to the right of it.
+		require.NotEqual(t, d.nameLeaf(c.k).name, d.nameLeaf(c.k[:len(c.k)-1]).name, "version %d", c.v)
+	}
+}
