@@ -174,6 +174,9 @@ func (p *Pins) PlaceTable(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel
 	if err := p.PlaceRows(pool, w, be, rel.ID, rowData, plainData, rel.HasToast, lookAfter); err != nil {
 		return err
 	}
+	if p.Class != nil {
+		p.tableEntries(w, rel)
+	}
 	ncols, plain := AttColumns(rel)
 	return p.PlaceAttributes(pool, w, be, rel.ID, ncols, rel.HasToast, plain, committed)
 }
@@ -222,7 +225,10 @@ func (p *Pins) PlaceAttributes(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend
 			a.Class.Pages[old.Block].Horizon = true // the ALTER's transaction is not the CREATE's
 		}
 		if blk != old.Block {
-			p.attrLeafInsert() // and one in pg_attribute_relid_attnam_index, not modelled
+			p.attrLeafInsert()
+			if p.On && p.DDL != nil {
+				p.placeLogged(w, p.DDL.attName, leafEntry(4+nameKey(plainName(c))))
+			}
 			if err := p.dirtyAttr(pool, w, be, old.Block); err != nil {
 				return err
 			}

@@ -58,6 +58,8 @@ type Pins struct {
 	LookUps []pgclass.Key
 	// Attr is pg_attribute's pages: where the scenario's relations' column rows lie.
 	Attr *Attributes
+	// DDL is the catalog index leaves and pg_depend page the scenario's DDL inserts into (ddlLeaves).
+	DDL *DDLLeaves
 	// StmtLSN is the insert position after the last session's start-up,
 	// before its statement opens the relations it names (a client's
 	// statement starts there: the server's relcache builds come after the

@@ -185,9 +185,20 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	v := p.Version
 	classRow := pgclass.RowLen(vacwal.PgClassRow(v))
 	k := p.Class.Insert(pgclass.Key{Rel: idx}, classRow)
+	d := p.ddlLeaves()
 	if !p.On || pkey {
 		p.PgIndex().Insert(pgclass.Key{Rel: idx}, pgclass.IndexRowLen(1))
 		p.IndexAttribute(idx)
+		if p.On {
+			for _, e := range []struct {
+				l    *ddlLeaf
+				size int
+			}{{d.oid, leafEntry(4)}, {d.nameLeaf(name), leafEntry(nameKey(name) + 4)}, {d.filenode, leafEntry(8)},
+				{d.attName, leafEntry(4 + nameKey(column))}, {d.indrelid, leafEntry(4)}, {d.indexrelid, leafEntry(4)},
+				{d.depend, dependRow}, {d.depender, leafEntry(12)}, {d.reference, leafEntry(12)}} {
+				p.placeLogged(w, e.l, e.size)
+			}
+		}
 		return nil
 	}
 	log := func(n int) { _, be.Now = w.Insert(be.Now, &be.WAL, n, 0) }
@@ -198,9 +209,9 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	if err := logRow(pool, w, be, p.PgClassBlock(k), classRow, p.Class.Hole(k), fresh, needsImage); err != nil {
 		return err
 	}
-	log(btreeLeafLen(4))                 // pg_class_oid_index (oid)
-	log(btreeLeafLen(nameKey(name) + 4)) // pg_class_relname_nsp_index (relname, relnamespace)
-	log(btreeLeafLen(8))                 // pg_class_tblspc_relfilenode_index (reltablespace, relfilenode)
+	p.logLeafEntry(w, be, d.oid, 4, needsImage)                          // pg_class_oid_index (oid)
+	p.logLeafEntry(w, be, d.nameLeaf(name), nameKey(name)+4, needsImage) // pg_class_relname_nsp_index (relname, relnamespace)
+	p.logLeafEntry(w, be, d.filenode, 8, needsImage)                     // pg_class_tblspc_relfilenode_index (reltablespace, relfilenode)
 	if err := p.logIndexAttribute(pool, w, be, idx, column, needsImage); err != nil {
 		return err
 	}
@@ -209,11 +220,11 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	if err := logRow(pool, w, be, p.pgIndexBlock(x), pgclass.IndexRowLen(1), p.PgIndex().Hole(x), p.PgIndex().Extended, needsImage); err != nil {
 		return err
 	}
-	log(btreeLeafLen(4)) // pg_index_indrelid_index
-	log(btreeLeafLen(4)) // pg_index_indexrelid_index
-	log(wal.MultiInsertLen(1, pgDependRowLen, false, false, 0))
-	log(btreeLeafLen(12)) // pg_depend_depender_index (classid, objid, objsubid)
-	log(btreeLeafLen(12)) // pg_depend_reference_index
+	p.logLeafEntry(w, be, d.indrelid, 4, needsImage)   // pg_index_indrelid_index
+	p.logLeafEntry(w, be, d.indexrelid, 4, needsImage) // pg_index_indexrelid_index
+	p.logDependRow(w, be, needsImage)
+	p.logLeafEntry(w, be, d.depender, 12, needsImage)  // pg_depend_depender_index (classid, objid, objsubid)
+	p.logLeafEntry(w, be, d.reference, 12, needsImage) // pg_depend_reference_index
 	return nil
 }
 
@@ -235,7 +246,7 @@ func (p *Pins) logIndexAttribute(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backe
 	}); err != nil {
 		return err
 	}
-	_, be.Now = w.Insert(be.Now, &be.WAL, btreeLeafLen(4+nameKey(column)), 0)
+	p.logLeafEntry(w, be, p.ddlLeaves().attName, 4+nameKey(column), needsImage)
 	return logOn(pool, w, be, pg.BlockNumber(catalog.PgAttributeIndex(p.Version).Profile), false, needsImage, func(image bool) int {
 		if image {
 			return btreeLeafLen(4+2) - pg.MaxAlign(8+4+2) + wal.SizeOfBlockImageHeader + pg.BLCKSZ - a.LeafFree
