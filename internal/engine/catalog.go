@@ -56,7 +56,11 @@ func (c *Cluster) catalogStep(fn func(be *bufmgr.Backend) error) error {
 // a table with a TOAST table is looked up after by verify's SET STORAGE PLAIN).
 func (c *Cluster) PlaceRows(r *heap.Relation) error {
 	return c.catalogStep(func(be *bufmgr.Backend) error {
-		return c.cat.PlaceTable(c.pool, c.wal, be, r, vacwal.PgClassRow(c.S.Version, r.Reloptions...), vacwal.PgClassRow(c.S.Version), r.HasToast && !c.txn.active, !c.txn.active)
+		invals, err := c.cat.PlaceTable(c.pool, c.wal, be, r, vacwal.PgClassRow(c.S.Version, r.Reloptions...), vacwal.PgClassRow(c.S.Version), r.HasToast && !c.txn.active, !c.txn.active, c.needsImage)
+		if c.invals += invals; invals > 0 {
+			c.endStatement(be, true) // CREATE TABLE's commit (inside a block, at commit)
+		}
+		return err
 	})
 }
 

@@ -167,18 +167,31 @@ func (p *Pins) dirtyAttr(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, k in
 	return p.dirty(pool, w, be, p.pgAttributeBlock(k))
 }
 
-// PlaceTable is a new table's catalog rows: PlaceRows (pg_class's, looked
-// up after when lookAfter), then PlaceAttributes with its columns
-// (AttColumns).
-func (p *Pins) PlaceTable(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *heap.Relation, rowData, plainData int, lookAfter, committed bool) error {
+// PlaceTable is a new table's catalog rows: with catalog_pins on and
+// needsImage given, TableCreate's rows and WAL, then the columns SET
+// STORAGE PLAIN (placePlain) and, when lookAfter, the lookup after;
+// otherwise PlaceRows (pg_class's) and PlaceAttributes with its columns
+// (AttColumns), their WAL not modelled. It returns the invalidation
+// messages CREATE TABLE's commit record carries.
+func (p *Pins) PlaceTable(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *heap.Relation, rowData, plainData int, lookAfter, committed bool, needsImage func(pg.LSN) bool) (int, error) {
+	ncols, plain := AttColumns(rel)
+	if p.On && p.Class != nil && needsImage != nil {
+		invals, err := p.TableCreate(pool, w, be, rel, rowData, plainData, needsImage)
+		if err == nil {
+			err = p.placePlain(pool, w, be, rel.ID, plain, committed)
+		}
+		if err == nil {
+			err = p.LookUpAfter(pool, w, be, rel.ID, lookAfter)
+		}
+		return invals, err
+	}
 	if err := p.PlaceRows(pool, w, be, rel.ID, rowData, plainData, rel.HasToast, lookAfter); err != nil {
-		return err
+		return 0, err
 	}
 	if p.Class != nil {
 		p.tableEntries(w, rel)
 	}
-	ncols, plain := AttColumns(rel)
-	return p.PlaceAttributes(pool, w, be, rel.ID, ncols, rel.HasToast, plain, committed)
+	return 0, p.PlaceAttributes(pool, w, be, rel.ID, ncols, rel.HasToast, plain, committed)
 }
 
 // PlaceAttributes is the pg_attribute rows of a new table rel as verify
@@ -195,7 +208,6 @@ func (p *Pins) PlaceAttributes(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend
 	if p.Class == nil {
 		return nil
 	}
-	a := p.PgAttribute()
 	if err := p.insertAttributes(pool, w, be, pgclass.Key{Rel: rel}, ncols, systemColumns); err != nil {
 		return err
 	}
@@ -207,6 +219,13 @@ func (p *Pins) PlaceAttributes(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend
 			return err
 		}
 	}
+	return p.placePlain(pool, w, be, rel, plain, committed)
+}
+
+// placePlain is PlaceAttributes' ALTER TABLE … SET STORAGE PLAIN of the
+// columns in plain.
+func (p *Pins) placePlain(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel pg.RelID, plain []int, committed bool) error {
+	a := p.PgAttribute()
 	tlen := pgAttributeRowLen(p.Version)
 	for _, c := range plain {
 		if committed {

@@ -58,6 +58,9 @@ type Pins struct {
 	LookUps []pgclass.Key
 	// Attr is pg_attribute's pages: where the scenario's relations' column rows lie.
 	Attr *Attributes
+	// OidCount is the OIDs left of the last XLOG_NEXTOID's prefetch (0
+	// after a server start: the first OID assigned logs one; NextOids).
+	OidCount int
 	// DDL is the catalog index leaves and pg_depend page the scenario's DDL inserts into (ddlLeaves).
 	DDL *DDLLeaves
 	// StmtLSN is the insert position after the last session's start-up,

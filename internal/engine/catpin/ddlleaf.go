@@ -27,6 +27,9 @@ type DDLLeaves struct {
 	oid, filenode, attName, indrelid, indexrelid, depend, depender, reference *ddlLeaf
 	names                                                                     []*ddlLeaf
 	highs                                                                     []string
+	typeRow, typeOid, typeDepender, typeReference                             *ddlLeaf
+	typeNames                                                                 []*ddlLeaf
+	typeHighs                                                                 []string
 }
 
 // ddlLeaves is the pages, built on first use.
@@ -48,6 +51,12 @@ func (p *Pins) ddlLeaves() *DDLLeaves {
 		d.names = append(d.names, leaf("pg_class_relname_nsp_index", l))
 		d.highs = append(d.highs, l.High)
 	}
+	d.typeRow, d.typeOid = leaf("pg_type", m.TypeRow), leaf("pg_type_oid_index", m.TypeOid)
+	d.typeDepender, d.typeReference = leaf("pg_depend_depender_index", m.TypeDepender), leaf("pg_depend_reference_index", m.TypeReference)
+	for _, l := range m.TypeName {
+		d.typeNames = append(d.typeNames, leaf("pg_type_typname_nsp_index", l))
+		d.typeHighs = append(d.typeHighs, l.High)
+	}
 	p.DDL = d
 	return d
 }
@@ -56,13 +65,17 @@ func (p *Pins) ddlLeaves() *DDLLeaves {
 // name goes to: the first whose high key is above it (names compare as
 // bytes, the C collation of type name; a key equal to a high key goes
 // right, the high key's relnamespace being truncated to minus infinity).
-func (d *DDLLeaves) nameLeaf(name string) *ddlLeaf {
-	for i, h := range d.highs {
+func (d *DDLLeaves) nameLeaf(name string) *ddlLeaf { return d.leafFor(d.names, d.highs, name) }
+
+// leafFor is the leaf of leaves (in key order, their high keys highs) a
+// name goes to, as nameLeaf.
+func (d *DDLLeaves) leafFor(leaves []*ddlLeaf, highs []string, name string) *ddlLeaf {
+	for i, h := range highs {
 		if h == "" || name < h {
-			return d.names[i]
+			return leaves[i]
 		}
 	}
-	return d.names[len(d.names)-1]
+	return leaves[len(leaves)-1]
 }
 
 // leafEntry is an index entry's space on a leaf: the MAXALIGNed tuple of

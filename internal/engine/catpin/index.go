@@ -107,6 +107,7 @@ func (p *Pins) PgIndex() *pgclass.Class {
 // Restart is a server restart for the modelled catalogs' FSM pages
 // (pgclass.Class.Restart).
 func (p *Pins) Restart() {
+	p.OidCount = 0
 	if p.Class != nil {
 		p.Class.Restart()
 	}
@@ -202,6 +203,7 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 		return nil
 	}
 	log := func(n int) { _, be.Now = w.Insert(be.Now, &be.WAL, n, 0) }
+	p.NextOids(w, be, 1)
 	log(smgrCreateLen)
 	log(vacwal.StandbyLockLen)
 	fresh := p.Class.Extended

@@ -154,7 +154,11 @@ func NewPageLen(imageBytes int) int {
 // (4), xl_xact_dbinfo (dbId, tsId: 8, present with messages), then
 // xl_xact_invals' nmsgs (4) and 16 bytes a message.
 func CommitInvalsLen(nmsgs int) int {
-	return wal.SizeOfXLogRecord + wal.SizeOfShortMainDataHdr + 8 + 4 + 8 + 4 + 16*nmsgs
+	main := 8 + 4 + 8 + 4 + 16*nmsgs
+	if main > 255 { // XLogRecordDataHeaderLong: a uint32 length (CREATE TABLE's 65 messages: 1,093 bytes)
+		return wal.SizeOfXLogRecord + 5 + main
+	}
+	return wal.SizeOfXLogRecord + wal.SizeOfShortMainDataHdr + main
 }
 
 // CommitLen is the commit record with nmsgs invalidation messages: a plain
