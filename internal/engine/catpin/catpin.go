@@ -58,6 +58,8 @@ type Pins struct {
 	LookUps []pgclass.Key
 	// Attr is pg_attribute's pages: where the scenario's relations' column rows lie.
 	Attr *Attributes
+	// held: the catalog pages TableCreate has pinned for the statement (buffer).
+	held []heldBuf
 	// OidCount is the OIDs left of the last XLOG_NEXTOID's prefetch (0
 	// after a server start: the first OID assigned logs one; NextOids).
 	OidCount int
@@ -564,19 +566,7 @@ func (p *Pins) Inplace(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, key pg
 	if !ok {
 		blk, hole = pg.BlockNumber(catalog.For(p.Version).Pages), vacwal.PgClassHole(p.Version)
 	}
-	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
-	if err != nil {
-		return err
-	}
-	pool.MarkBufferDirty(be, b)
-	image := needsImage(pool.BufferLSN(b))
-	size, nfpi := vacwal.InplaceLenHole(p.Version, image, rowData, hole), 0
-	if image {
-		nfpi = 1
-	}
-	lsn, now := w.Insert(be.Now, &be.WAL, size, nfpi)
-	be.Now = now
-	pool.SetPageLSN(b, lsn)
-	pool.Unpin(be, b)
-	return nil
+	return p.logOn(pool, w, be, blk, false, needsImage, func(image bool) int {
+		return vacwal.InplaceLenHole(p.Version, image, rowData, hole)
+	})
 }

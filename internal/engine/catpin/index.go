@@ -138,13 +138,13 @@ func (p *Pins) isPgIndex(blk int) bool {
 // and dirtied, its image (without hole) when needsImage says it was last
 // logged before the redo pointer (XLogRecordAssemble), unless the insert
 // initialises a new page (fresh: XLOG_HEAP_INIT_PAGE).
-func logRow(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumber, tlen, hole int, fresh bool, needsImage func(pg.LSN) bool) error {
-	return logOn(pool, w, be, blk, fresh, needsImage, func(image bool) int { return wal.HeapInsert(tlen, image, hole) })
+func (p *Pins) logRow(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumber, tlen, hole int, fresh bool, needsImage func(pg.LSN) bool) error {
+	return p.logOn(pool, w, be, blk, fresh, needsImage, func(image bool) int { return wal.HeapInsert(tlen, image, hole) })
 }
 
 // logOn logs a record of size(image) on catalog block blk as logRow does.
-func logOn(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumber, fresh bool, needsImage func(pg.LSN) bool, size func(image bool) int) error {
-	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
+func (p *Pins) logOn(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumber, fresh bool, needsImage func(pg.LSN) bool, size func(image bool) int) error {
+	b, err := p.buffer(pool, be, blk)
 	if err != nil {
 		return err
 	}
@@ -156,8 +156,39 @@ func logOn(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, blk pg.BlockNumber
 	lsn, now := w.Insert(be.Now, &be.WAL, size(image), nfpi)
 	be.Now = now
 	pool.SetPageLSN(b, lsn)
-	pool.Unpin(be, b)
+	p.release(pool, be, b)
 	return nil
+}
+
+// buffer pins catalog block blk — once for the statement while held is
+// set (TableCreate: the DDL's pins are the Table profile's, pinAll's, so
+// its records' pages are pinned once as before, not once a record).
+func (p *Pins) buffer(pool *bufmgr.Pool, be *bufmgr.Backend, blk pg.BlockNumber) (pg.Buffer, error) {
+	if p.held != nil {
+		for _, h := range p.held {
+			if h.blk == blk {
+				return h.buf, nil
+			}
+		}
+	}
+	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: blk}, nil)
+	if err == nil && p.held != nil {
+		p.held = append(p.held, heldBuf{blk, b})
+	}
+	return b, err
+}
+
+// release unpins b unless it is held.
+func (p *Pins) release(pool *bufmgr.Pool, be *bufmgr.Backend, b pg.Buffer) {
+	if p.held == nil {
+		pool.Unpin(be, b)
+	}
+}
+
+// heldBuf is a catalog page pinned for the statement (buffer).
+type heldBuf struct {
+	blk pg.BlockNumber
+	buf pg.Buffer
 }
 
 // IndexCreate is index_create's catalog writes (index.c) for index idx
@@ -208,7 +239,7 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	log(vacwal.StandbyLockLen)
 	fresh := p.Class.Extended
 	p.fsmHints(pool, w, be, "pg_class", p.Class, true)
-	if err := logRow(pool, w, be, p.PgClassBlock(k), classRow, p.Class.Hole(k), fresh, needsImage); err != nil {
+	if err := p.logRow(pool, w, be, p.PgClassBlock(k), classRow, p.Class.Hole(k), fresh, needsImage); err != nil {
 		return err
 	}
 	p.logLeafEntry(w, be, d.oid, 4, needsImage)                          // pg_class_oid_index (oid)
@@ -219,7 +250,7 @@ func (p *Pins) IndexCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, id
 	}
 	x := p.PgIndex().Insert(pgclass.Key{Rel: idx}, pgclass.IndexRowLen(1))
 	p.fsmHints(pool, w, be, "pg_index", p.PgIndex(), true)
-	if err := logRow(pool, w, be, p.pgIndexBlock(x), pgclass.IndexRowLen(1), p.PgIndex().Hole(x), p.PgIndex().Extended, needsImage); err != nil {
+	if err := p.logRow(pool, w, be, p.pgIndexBlock(x), pgclass.IndexRowLen(1), p.PgIndex().Hole(x), p.PgIndex().Extended, needsImage); err != nil {
 		return err
 	}
 	p.logLeafEntry(w, be, d.indrelid, 4, needsImage)   // pg_index_indrelid_index
@@ -243,13 +274,13 @@ func (p *Pins) logIndexAttribute(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backe
 	blk, fresh := p.IndexAttribute(idx)
 	a := p.PgAttribute()
 	p.fsmHints(pool, w, be, "pg_attribute", a.Class, true)
-	if err := logOn(pool, w, be, p.pgAttributeBlock(blk), fresh, needsImage, func(image bool) int {
+	if err := p.logOn(pool, w, be, p.pgAttributeBlock(blk), fresh, needsImage, func(image bool) int {
 		return wal.MultiInsertLen(1, tlen, fresh, image, a.Class.Hole(blk))
 	}); err != nil {
 		return err
 	}
 	p.logLeafEntry(w, be, p.ddlLeaves().attName, 4+nameKey(column), needsImage)
-	return logOn(pool, w, be, pg.BlockNumber(catalog.PgAttributeIndex(p.Version).Profile), false, needsImage, func(image bool) int {
+	return p.logOn(pool, w, be, pg.BlockNumber(catalog.PgAttributeIndex(p.Version).Profile), false, needsImage, func(image bool) int {
 		if image {
 			return btreeLeafLen(4+2) - pg.MaxAlign(8+4+2) + wal.SizeOfBlockImageHeader + pg.BLCKSZ - a.LeafFree
 		}

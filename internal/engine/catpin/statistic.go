@@ -316,7 +316,7 @@ func (p *Pins) Statistics(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel
 		if !exists {
 			blk := st.Insert(k, tlen)
 			p.fsmHints(pool, w, be, "pg_statistic", st, true)
-			if err := logRow(pool, w, be, p.pgStatisticBlock(blk), tlen, st.Hole(blk), st.Extended, needsImage); err != nil {
+			if err := p.logRow(pool, w, be, p.pgStatisticBlock(blk), tlen, st.Hole(blk), st.Extended, needsImage); err != nil {
 				return 0, err
 			}
 			if err := p.statIndexInsert(pool, w, be, leaf, needsImage); err != nil {

@@ -92,6 +92,13 @@ func TableCommitInvals(ncols int, toast bool) int {
 // space after the change. It returns the commit record's invalidation
 // messages (TableCommitInvals).
 func (p *Pins) TableCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *heap.Relation, rowData, plainData int, needsImage func(pg.LSN) bool) (int, error) {
+	p.held = []heldBuf{}
+	defer func() {
+		for _, h := range p.held {
+			pool.Unpin(be, h.buf)
+		}
+		p.held = nil
+	}()
 	ncols, _ := AttColumns(rel)
 	d := p.ddlLeaves()
 	log := func(n int) { _, be.Now = w.Insert(be.Now, &be.WAL, n, 0) }
@@ -136,7 +143,7 @@ func (p *Pins) TableCreate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, re
 	}
 	x := p.PgIndex().Insert(ixKey, pgclass.IndexRowLen(2))
 	p.fsmHints(pool, w, be, "pg_index", p.PgIndex(), true)
-	if err := logRow(pool, w, be, p.pgIndexBlock(x), pgclass.IndexRowLen(2), p.PgIndex().Hole(x), p.PgIndex().Extended, needsImage); err != nil {
+	if err := p.logRow(pool, w, be, p.pgIndexBlock(x), pgclass.IndexRowLen(2), p.PgIndex().Hole(x), p.PgIndex().Extended, needsImage); err != nil {
 		return 0, err
 	}
 	p.logLeafEntry(w, be, d.indrelid, 4, needsImage)
@@ -188,7 +195,7 @@ func (p *Pins) createRel(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, key 
 	k := p.Class.Insert(key, classRow)
 	fresh := p.Class.Extended
 	p.fsmHints(pool, w, be, "pg_class", p.Class, true)
-	if err := logRow(pool, w, be, p.PgClassBlock(k), classRow, p.Class.Hole(k), fresh, needsImage); err != nil {
+	if err := p.logRow(pool, w, be, p.PgClassBlock(k), classRow, p.Class.Hole(k), fresh, needsImage); err != nil {
 		return err
 	}
 	p.logLeafEntry(w, be, d.oid, 4, needsImage)
@@ -221,7 +228,7 @@ func (p *Pins) logAttributes(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, 
 			return nil
 		}
 		blk, m, f := cur, n, fresh
-		return logOn(pool, w, be, p.pgAttributeBlock(blk), f, needsImage, func(image bool) int {
+		return p.logOn(pool, w, be, p.pgAttributeBlock(blk), f, needsImage, func(image bool) int {
 			return wal.MultiInsertLen(m, tlen, f, image, a.Class.Hole(blk))
 		})
 	}
@@ -256,7 +263,7 @@ func (p *Pins) logAttributes(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, 
 // leaf's image when needed.
 func (p *Pins) logAttnumEntry(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, needsImage func(pg.LSN) bool) error {
 	a := p.PgAttribute()
-	return logOn(pool, w, be, pg.BlockNumber(catalog.PgAttributeIndex(p.Version).Profile), false, needsImage, func(image bool) int {
+	return p.logOn(pool, w, be, pg.BlockNumber(catalog.PgAttributeIndex(p.Version).Profile), false, needsImage, func(image bool) int {
 		if image {
 			return btreeLeafLen(4+2) - pg.MaxAlign(8+4+2) + wal.SizeOfBlockImageHeader + pg.BLCKSZ - a.LeafFree
 		}
@@ -279,23 +286,23 @@ func (p *Pins) toastRelidUpdate(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backen
 	if k == old.Block {
 		prefix := toastRelidOffset(p.Version)
 		suffix := tlen - pgClassHoff - prefix - oidChangedBytes
-		return logOn(pool, w, be, p.PgClassBlock(k), false, needsImage, func(image bool) int {
+		return p.logOn(pool, w, be, p.PgClassBlock(k), false, needsImage, func(image bool) int {
 			return wal.HeapUpdate(tlen, prefix, suffix, true, image, false, p.Class.Hole(k), 0)
 		})
 	}
 	p.fsmHints(pool, w, be, "pg_class", p.Class, true)
 	oldBlk, newBlk := p.PgClassBlock(old.Block), p.PgClassBlock(k)
-	b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: oldBlk}, nil)
+	b, err := p.buffer(pool, be, oldBlk)
 	if err != nil {
 		return err
 	}
 	oldImage := needsImage(pool.BufferLSN(b))
-	err = logOn(pool, w, be, newBlk, p.Class.Extended, needsImage, func(image bool) int {
+	err = p.logOn(pool, w, be, newBlk, p.Class.Extended, needsImage, func(image bool) int {
 		return wal.HeapUpdate(tlen, 0, 0, false, image, oldImage, p.Class.Hole(k), p.Class.Hole(old.Block))
 	})
 	pool.MarkBufferDirty(be, b)
 	pool.SetPageLSN(b, w.InsertLSN())
-	pool.Unpin(be, b)
+	p.release(pool, be, b)
 	if err != nil {
 		return err
 	}
