@@ -167,15 +167,16 @@ func (p *Pins) dirtyAttr(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, k in
 	return p.dirty(pool, w, be, p.pgAttributeBlock(k))
 }
 
-// PlaceTable is a new table's catalog rows: with catalog_pins on and
-// needsImage given, TableCreate's rows and WAL, then the columns SET
-// STORAGE PLAIN (placePlain) and, when lookAfter, the lookup after;
-// otherwise PlaceRows (pg_class's) and PlaceAttributes with its columns
-// (AttColumns), their WAL not modelled. It returns the invalidation
-// messages CREATE TABLE's commit record carries.
+// PlaceTable is a new table's catalog rows: with catalog_pins on,
+// TableCreate's rows and WAL, then the columns SET STORAGE PLAIN
+// (placePlain) and, when lookAfter, the lookup after; with it off (the
+// DDL's catalog writes left out), PlaceRows (pg_class's) and
+// PlaceAttributes with its columns (AttColumns), their WAL not modelled.
+// It returns the invalidation messages CREATE TABLE's commit record
+// carries.
 func (p *Pins) PlaceTable(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel *heap.Relation, rowData, plainData int, lookAfter, committed bool, needsImage func(pg.LSN) bool) (int, error) {
 	ncols, plain := AttColumns(rel)
-	if p.On && p.Class != nil && needsImage != nil {
+	if p.On && p.Class != nil {
 		invals, err := p.TableCreate(pool, w, be, rel, rowData, plainData, needsImage)
 		if err == nil {
 			err = p.placePlain(pool, w, be, rel.ID, plain, committed)
@@ -187,9 +188,6 @@ func (p *Pins) PlaceTable(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, rel
 	}
 	if err := p.PlaceRows(pool, w, be, rel.ID, rowData, plainData, rel.HasToast, lookAfter); err != nil {
 		return 0, err
-	}
-	if p.Class != nil {
-		p.tableEntries(w, rel)
 	}
 	return 0, p.PlaceAttributes(pool, w, be, rel.ID, ncols, rel.HasToast, plain, committed)
 }

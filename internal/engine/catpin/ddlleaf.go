@@ -151,53 +151,6 @@ func (p *Pins) logDependRow(w *wal.WAL, be *bufmgr.Backend, needsImage func(pg.L
 	l.lsn, be.Now = w.Insert(be.Now, &be.WAL, wal.MultiInsertLen(1, pgDependRowLen, false, image, l.free), nfpi)
 }
 
-// tableEntries is what heap_create_with_catalog puts on the pages of
-// DDLPages for a new table rel (its WAL not modelled: placeLogged): its
-// pg_class row's three entries (oid, name, relfilenode), its columns'
-// and system columns' attname entries, its dependency on its namespace
-// (and its row type's, and the array type's on the row type, whose
-// depender entries sort under pg_type); with a TOAST table
-// (create_toast_table) the TOAST table's and its index's pg_class
-// entries, their columns (chunk_id, chunk_seq, chunk_data and the system
-// columns; the index's two), the index's pg_index entries, its
-// dependencies on the TOAST table's two columns and the TOAST table's on
-// the table — as pg_waldump shows the CREATE TABLE on 15, 18 and 19.
-func (p *Pins) tableEntries(w *wal.WAL, rel *heap.Relation) {
-	if !p.On {
-		return
-	}
-	d := p.ddlLeaves()
-	cols := append(attNames(rel), systemColumnNames...)
-	names := []string{rel.Name}
-	deps, depender, reference := 3, 1, 2
-	if rel.HasToast {
-		cols = append(cols, "chunk_id", "chunk_seq", "chunk_data")
-		cols = append(cols, systemColumnNames...)
-		cols = append(cols, "chunk_id", "chunk_seq")
-		names = append(names, toastName, toastName+"_index")
-		deps, depender, reference = deps+3, depender+3, reference+3
-		p.placeLogged(w, d.indrelid, leafEntry(4))
-		p.placeLogged(w, d.indexrelid, leafEntry(4))
-	}
-	for _, n := range names {
-		p.placeLogged(w, d.oid, leafEntry(4))
-		p.placeLogged(w, d.nameLeaf(n), leafEntry(nameKey(n)+4))
-		p.placeLogged(w, d.filenode, leafEntry(8))
-	}
-	for _, c := range cols {
-		p.placeLogged(w, d.attName, leafEntry(4+nameKey(c)))
-	}
-	for range deps {
-		p.placeLogged(w, d.depend, dependRow)
-	}
-	for range depender {
-		p.placeLogged(w, d.depender, leafEntry(12))
-	}
-	for range reference {
-		p.placeLogged(w, d.reference, leafEntry(12))
-	}
-}
-
 // plainName is the name of column attnum c that SET STORAGE PLAIN
 // updated, for its entry's size: c1, c2, … (an (id, pad) table's pad, its
 // column 2, is as long as c2).

@@ -5,6 +5,8 @@ import (
 
 	"github.com/pgbufsim/pgbufsim/bufmgr"
 	"github.com/pgbufsim/pgbufsim/heap"
+	"github.com/pgbufsim/pgbufsim/internal/engine/pgclass"
+	"github.com/pgbufsim/pgbufsim/internal/engine/vacwal"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/wal"
 	"github.com/stretchr/testify/require"
@@ -30,15 +32,19 @@ func TestIndexCreateLeafImages(t *testing.T) {
 	} {
 		w, err := wal.New(wal.Config{Version: c.v, WalBuffers: 512})
 		require.NoError(t, err)
-		p := &Pins{Version: c.v, On: true}
+		pool, err := bufmgr.NewPool(bufmgr.Config{NBuffers: 1024, Version: c.v}, w)
+		require.NoError(t, err)
+		pool.CreateRel(pg.CatalogRel, 100000, true)
+		p := &Pins{Version: c.v, On: true, Class: pgclass.New(c.v)}
 		rel := heap.NewRelation(1, "t1", heap.Shape{TupleLen: 80})
 		rel.HasToast = true
-		p.tableEntries(w, rel)
+		be := bufmgr.NewBackend(bufmgr.ClientBackend, 0)
+		_, err = p.TableCreate(pool, w, be, rel, vacwal.PgClassRow(c.v), vacwal.PgClassRow(c.v), func(pg.LSN) bool { return false })
+		require.NoError(t, err)
 		always := func(pg.LSN) bool { return true }
 		d := p.ddlLeaves()
 		var got [9]int
 		i := 0
-		be := bufmgr.NewBackend(bufmgr.ClientBackend, 0)
 		logged := func(f func()) {
 			before := be.WAL.Bytes
 			f()
