@@ -97,7 +97,7 @@ type Txn struct {
 // session after the server starts also rebuilds the relcache init file,
 // reading pg_class with a heap scan (so it sets the hint bits DDL left on the
 // page of the scenario's rows). A session of DDL dirties the pages it writes
-// (their WAL is not modelled, but they count as logged now); a page the
+// (those whose WAL is not modelled count as logged now); a page the
 // measured profile shows dirtied by a reading session is one whose tuples
 // it is the first to hint (MarkBufferDirtyHint: an image when hints are
 // WAL-logged), which happens once.

@@ -119,7 +119,7 @@ func (p *Pins) place(l *ddlLeaf, size int) {
 }
 
 // placeLogged is an entry of size bytes on l written by DDL whose WAL is
-// not modelled (CREATE TABLE, a primary key's index_create): the page
+// not modelled (a primary key's index_create, SET STORAGE's new versions): the page
 // counts as logged now, as DirtyPgClass's.
 func (p *Pins) placeLogged(w *wal.WAL, l *ddlLeaf, size int) {
 	p.place(l, size)

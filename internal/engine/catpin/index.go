@@ -70,9 +70,10 @@ type fsmPage struct {
 // of a page last logged before the redo pointer — the whole page, an FSM
 // page having no standard hole (XLogSaveBufferForHint): 8,241 bytes, as
 // pg_waldump shows for pg_index's FSM blocks 2, 1 and 0 on 19beta1 when a
-// second CREATE INDEX finds no page with room for its row. Without log (a
-// CREATE TABLE, whose catalog WAL is not modelled) the pages only count as
-// logged now, as the DDL's heap pages do (DirtyPgClass).
+// second CREATE INDEX finds no page with room for its row. Without log (DDL
+// whose catalog WAL is not modelled: catalog_pins off, a primary key's
+// index_create, SET STORAGE's updates) the pages only count as logged now,
+// as the DDL's heap pages do (DirtyPgClass).
 func (p *Pins) fsmHints(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, catalog string, c *pgclass.Class, log bool) {
 	dirtied := c.TakeFSMDirtied()
 	if !p.On || !pool.XLogHintBitIsNeeded() {
