@@ -98,8 +98,10 @@ type Relation struct {
 	// (id int4, pad text) shape given by the tuple length.
 	Columns []string
 	// NCols, when not 0, is the user columns of a table whose Columns do not
-	// say (pgbench's), for its catalog rows.
-	NCols int
+	// say (pgbench's), for its catalog rows; ColNames their names (nil:
+	// verify's c1, c2, …), whose lengths size their pg_attribute entries.
+	NCols    int
+	ColNames []string
 	// Rows is the number of live rows (all committed).
 	Rows int64
 	// RelTuples is pg_class.reltuples: -1 until the first VACUUM or ANALYZE.

@@ -94,9 +94,13 @@ const toastName = "pg_toast_16384"
 var systemColumnNames = []string{"ctid", "xmin", "cmin", "xmax", "cmax", "tableoid"}
 
 // attNames is a scenario table's user columns' names as verify creates
-// them: (id, pad), or c1, c2, … for declared columns.
+// them: (id, pad), or c1, c2, … for declared columns; pgbench's own
+// (ColNames).
 func attNames(rel *heap.Relation) []string {
 	n, _ := AttColumns(rel)
+	if len(rel.ColNames) == n {
+		return rel.ColNames
+	}
 	if rel.NCols == 0 && rel.Columns == nil {
 		return []string{"id", "pad"}[:n]
 	}

@@ -107,7 +107,8 @@ func Init(c *engine.Cluster, scale, fillfactor int) (*Bench, []InitStep, error) 
 	// pgbench's CREATE TABLEs: (aid, bid, abalance, filler), (tid, bid,
 	// tbalance, filler), (bid, bbalance, filler), (tid, bid, aid, delta,
 	// mtime, filler).
-	ncols := map[string]int{Accounts: 4, Tellers: 4, Branches: 3, History: 6}
+	cols := map[string][]string{Accounts: {"aid", "bid", "abalance", "filler"}, Tellers: {"tid", "bid", "tbalance", "filler"},
+		Branches: {"bid", "bbalance", "filler"}, History: {"tid", "bid", "aid", "delta", "mtime", "filler"}}
 	for _, n := range []string{History, Tellers, Accounts, Branches} {
 		ff := fillfactor
 		if n == History {
@@ -123,7 +124,7 @@ func Init(c *engine.Cluster, scale, fillfactor int) (*Bench, []InitStep, error) 
 		}
 		r.HasToast = true // the char(n) filler is a varlena column
 		r.StatsUnmodelled = true
-		r.NCols = ncols[n]
+		r.NCols, r.ColNames = len(cols[n]), cols[n]
 		if n != History {
 			// "with (fillfactor=F)": pg_class.reloptions (its row, which VACUUM
 			// rewrites in place, is that much longer)
