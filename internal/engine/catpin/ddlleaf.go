@@ -144,15 +144,9 @@ func (p *Pins) logLeafEntry(w *wal.WAL, be *bufmgr.Backend, l *ddlLeaf, keyBytes
 }
 
 // logDependRow is recordMultipleDependencies' one-tuple MULTI_INSERT into
-// pg_depend's page, with its image when needed.
+// pg_depend's page, with its image when needed (logDependRows).
 func (p *Pins) logDependRow(w *wal.WAL, be *bufmgr.Backend, needsImage func(pg.LSN) bool) {
-	l := p.ddlLeaves().depend
-	p.place(l, dependRow)
-	image, nfpi := needsImage(l.lsn), 0
-	if image {
-		nfpi = 1
-	}
-	l.lsn, be.Now = w.Insert(be.Now, &be.WAL, wal.MultiInsertLen(1, pgDependRowLen, false, image, l.free), nfpi)
+	p.logDependRows(w, be, 1, needsImage)
 }
 
 // plainName is the name of column attnum c that SET STORAGE PLAIN
