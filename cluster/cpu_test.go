@@ -48,14 +48,14 @@ func TestHostCPUsUnlimited(t *testing.T) {
 }
 
 // TestHostCPUsWorkerScan: with data checksums, io_method=worker moves each
-// read's CPU (the preadv of 16 blocks and their copies, 4 + 15 × 0.5 µs,
-// and 16 checksums of 2 µs: 43.5 µs, 2.72 µs a page) from the backend to
+// read's CPU (the preadv of 16 blocks and their copies, 4 + 15 × 1.9 µs,
+// and 16 checksums of 2 µs: 64.5 µs, 4.03 µs a page) from the backend to
 // the I/O workers, leaving the backend its 1.6 µs a page (a pin 0.2, the
 // page 1, 4 all-visible tuples 0.4). With a core each (host_cpus=0) the
-// three workers keep ahead of the backend: 1.6 µs a page against sync's
-// 4.32, 2.7× faster. On the host's cores the same CPU has to be run: the
+// three workers keep ahead of the backend (64.5 / 3 = 21.5 µs for 16
+// pages against its 25.6): 1.6 µs a page against sync's 5.63, 3.5× faster. On the host's cores the same CPU has to be run: the
 // scan cannot end before its work over the cores — host_cpus=2: half of
-// sync's 4.32 µs a page, a ratio of at most 2; host_cpus=1: no faster than
+// sync's 5.63 µs a page, a ratio of at most 2; host_cpus=1: no faster than
 // sync. Idle gaps (a read placed on a core ahead of the backend's page
 // steps, bursts not preempted) add at most a few per cent over that bound.
 func TestHostCPUsWorkerScan(t *testing.T) {
@@ -70,9 +70,9 @@ func TestHostCPUsWorkerScan(t *testing.T) {
 		return ns - halfNs, work - halfWork
 	}
 	// Sync: all of it is the backend's CPU (the data is in the page cache:
-	// no device time), 4.32 µs a page.
+	// no device time), 5.63 µs a page.
 	syncNs, syncWork := scan("sync", cluster.Int(2))
-	require.InDelta(t, float64(pages/2)*(1600+2718.75), float64(syncWork), 1000)
+	require.InDelta(t, float64(pages/2)*(1600+4031.25), float64(syncWork), 1000)
 	require.InDelta(t, float64(syncWork), float64(syncNs), 1000)
 	free, _ := scan("worker", nil)
 	require.InDelta(t, float64(pages/2)*1600, float64(free), 0.01*float64(free), "a core each: the backend's 1.6 µs a page")

@@ -40,7 +40,7 @@ func Example() {
 	fmt.Printf("%s: ring %d, images %d, WAL %d bytes, rejected %d\n", scan.Strategy, scan.RingBuffers, scan.WAL.FPI, scan.WAL.Bytes, scan.Rejects)
 	fmt.Printf("big %d buffers, hot %d\n", bc.Row("big").Buffers, bc.Row("hot").Buffers)
 	// Output:
-	// bulkread: ring 32, images 4096, WAL 30380032 bytes, rejected 3883
+	// bulkread: ring 32, images 4096, WAL 30380032 bytes, rejected 3891
 	// big 1898 buffers, hot 0
 }
 
