@@ -10,6 +10,8 @@
 package catalog
 
 import (
+	"strings"
+
 	"github.com/pgbufsim/pgbufsim/pg"
 )
 
@@ -49,6 +51,9 @@ const (
 // page the session also dirties; a missing tail is 0.
 type Profile struct {
 	Pages int // catalog pages in the profile
+	// Names: each page's relation/fork/block as measured (pg_proc/0/66),
+	// in the order the kinds' strings index them.
+	Names []string
 	Kinds map[Kind]string
 	// vacuumWindowHits is how many catalog pins VACUUM makes inside the window
 	// VACUUM VERBOSE counts (measured as an empty table's hits; one of them is
@@ -77,6 +82,8 @@ type Profile struct {
 	// they replace the profile's dirtied pages for the kind, which were
 	// measured after the other kinds had hinted theirs.
 	Hints map[Kind][]Hint
+	// blocks: each main-fork page's index in Names by its Prune.Page name.
+	blocks map[string]int
 }
 
 // Hint is a catalog page a session is the first to hint: its name and its
@@ -96,6 +103,14 @@ type Hint struct {
 type Prune struct {
 	Page               string // relation/block
 	Image, Hint, Plain int
+}
+
+// Block is the index in the profile's pages (Names) of a pruned page
+// (Prune.Page, relation/block: its main fork), false for a page the
+// profile lacks.
+func (p *Profile) Block(page string) (int, bool) {
+	i, ok := p.blocks[page]
+	return i, ok
 }
 
 // For picks the measured profile nearest the version: 15's for 15–17
@@ -136,6 +151,12 @@ func init() {
 	// A worker's own pins: the one-worker scan less the serial scan; a
 	// build worker's, the one-worker CREATE INDEX less the serial one.
 	for _, p := range []*Profile{&PG15, &PG18, &PG19} {
+		p.blocks = map[string]int{}
+		for i, n := range p.Names {
+			if f := strings.Split(n, "/"); len(f) == 3 && f[1] == "0" {
+				p.blocks[f[0]+"/"+f[2]] = i
+			}
+		}
 		p.Kinds[Worker] = Encode(Sub(Decode(p.Kinds[Scan1w]), Decode(p.Kinds[Scan])))
 		// The pages the one-worker build dirtied and the serial one did not
 		// are hinted first by whichever session reaches them first: with

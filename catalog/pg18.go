@@ -4,65 +4,65 @@ package catalog
 // 0 pages not shared between databases were still at usage 5 before the statements ran (pins on them are not seen).
 // A digit is a page's pins; a letter a–f is 0–5 pins on a page the session dirties.
 //
-// Pages (relation/fork/block), most pinned first:
-//
-//	pg_attribute_relid_attnum_index/0/3 pg_class_oid_index/0/3 pg_attribute_relid_attnum_index/0/4 shared:pg_db_role_setting_databaseid_rol_index/0/0 pg_type/0/0 pg_attribute/0/25
-//	pg_type_oid_index/0/1 pg_type_oid_index/0/3 pg_class_oid_index/0/1 pg_class_oid_index/0/2 pg_proc_oid_index/0/3 shared:pg_database/0/0
-//	pg_class/0/0 pg_index_indexrelid_index/0/1 pg_class/0/8 pg_proc_proname_args_nsp_index/0/3 pg_namespace_nspname_index/0/1 pg_proc/0/43
-//	pg_class/0/4 pg_class_relname_nsp_index/0/3 pg_index/0/2 shared:pg_database_oid_index/0/1 pg_amproc/0/0 pg_amproc_fam_proc_index/0/1
-//	pg_amproc_fam_proc_index/0/3 pg_attribute/0/24 shared:pg_authid/0/0 pg_am/0/0 pg_class/0/3 pg_opclass/0/0
-//	pg_opclass_oid_index/0/1 pg_attribute_relid_attnum_index/0/2 pg_type_typname_nsp_index/0/3 pg_attribute/0/10 pg_namespace/0/0 pg_proc_proname_args_nsp_index/0/22
-//	pg_attribute/0/23 pg_proc_oid_index/0/5 pg_type_typname_nsp_index/0/2 pg_class_relname_nsp_index/0/2 pg_index/0/0 pg_index/0/1
-//	pg_type/0/1 pg_attribute/0/16 pg_class/0/6 pg_amproc_fam_proc_index/0/0 pg_attribute_relid_attnum_index/0/0 pg_class/0/7
-//	pg_class_oid_index/0/0 pg_index_indexrelid_index/0/0 pg_opclass_oid_index/0/0 pg_statistic_relid_att_inh_index/0/3 shared:pg_authid_oid_index/0/0 shared:pg_authid_oid_index/0/1
-//	pg_attribute_relid_attnum_index/0/10 pg_class/0/11 pg_namespace_nspname_index/0/0 pg_proc_oid_index/0/0 pg_type/0/2 pg_type_oid_index/0/0
-//	shared:pg_database_oid_index/0/0 pg_attribute/0/55 pg_attribute_relid_attnum_index/0/5 pg_cast_source_target_index/0/1 pg_proc_oid_index/0/6 pg_proc_proname_args_nsp_index/0/0
-//	pg_statistic_ext_relid_index/0/0 shared:pg_authid_rolname_index/0/0 shared:pg_authid_rolname_index/0/1 shared:pg_database_datname_index/0/0 shared:pg_database_datname_index/0/1 pg_attribute_relid_attnum_index/0/1
-//	pg_class/0/2 pg_class/0/5 pg_class_relname_nsp_index/0/0 pg_index/0/3 pg_index_indrelid_index/0/1 pg_proc_oid_index/0/7
-//	pg_class/0/1 pg_proc_oid_index/0/1 pg_proc_oid_index/0/2 pg_attribute/0/4 pg_attribute/0/5 pg_attribute/0/9
-//	pg_cast/0/0 pg_class/0/9 pg_statistic_relid_att_inh_index/0/2 shared:pg_tablespace/0/0 shared:pg_tablespace_oid_index/0/1 pg_attribute/0/11
-//	pg_attribute/0/3 pg_attribute/0/6 pg_attribute/0/8 pg_class_relname_nsp_index/0/5 pg_operator/0/3 pg_operator_oprname_l_r_n_index/0/3
-//	pg_proc/0/47 pg_proc/0/54 pg_proc_oid_index/0/11 pg_type_typname_nsp_index/0/0 shared:pg_tablespace_oid_index/0/0 pg_attribute/0/0
-//	pg_attribute/0/1 pg_attribute/0/12 pg_attribute/0/13 pg_attribute/0/14 pg_attribute/0/15 pg_attribute/0/17
-//	pg_attribute/0/18 pg_attribute/0/19 pg_attribute/0/2 pg_attribute/0/20 pg_attribute/0/21 pg_attribute/0/22
-//	pg_attribute/0/26 pg_attribute/0/27 pg_attribute/0/60 pg_attribute/0/61 pg_attribute/0/7 pg_attribute_relid_attnam_index/0/16
-//	pg_attribute_relid_attnam_index/0/3 pg_attribute_relid_attnum_index/0/11 pg_attribute_relid_attnum_index/0/6 pg_depend/0/13 pg_depend_depender_index/0/3 pg_depend_reference_index/0/3
-//	pg_depend_reference_index/0/7 pg_operator/0/0 pg_operator/0/5 pg_operator_oid_index/0/1 pg_operator_oid_index/0/3 pg_proc/0/0
-//	pg_proc/0/42 pg_proc/0/50 pg_statistic_relid_att_inh_index/0/1 pg_type_typname_nsp_index/0/4 pg_amop/0/0 pg_cast_source_target_index/0/0
-//	pg_class_relname_nsp_index/0/1 pg_default_acl_role_nsp_obj_index/0/0 pg_depend_depender_index/0/9 pg_namespace_oid_index/0/1 pg_operator/0/1 pg_operator/0/8
-//	pg_operator/0/9 pg_operator_oprname_l_r_n_index/0/2 pg_proc/0/95 pg_rewrite_rel_rulename_index/0/0 pg_rewrite_rel_rulename_index/0/1 pg_statistic_relid_att_inh_index/0/0
-//	pg_ts_config/0/0 pg_type_oid_index/0/2 pg_aggregate/0/0 pg_aggregate_fnoid_index/0/0 pg_aggregate_fnoid_index/0/1 pg_amop_opr_fam_index/0/1
-//	pg_amop_opr_fam_index/0/3 pg_attribute_relid_attnum_index/0/8 pg_class_tblspc_relfilenode_index/0/1 pg_index/0/4 pg_index_indrelid_index/0/0 pg_namespace_oid_index/0/0
-//	pg_operator/0/2 pg_operator/0/6 pg_operator/0/7 pg_operator_oid_index/0/0 pg_operator_oprname_l_r_n_index/0/0 pg_proc/0/18
-//	pg_proc/0/66 pg_proc_proname_args_nsp_index/0/33 pg_proc_proname_args_nsp_index/0/6 pg_rewrite/0/8 pg_statistic/0/5 pg_amop/0/2
-//	pg_amop/0/3 pg_amproc/0/1 pg_amproc/0/2 pg_amproc/0/3 pg_amproc/0/4 pg_attribute/0/39
-//	pg_attribute/0/54 pg_attribute/1/0 pg_class/0/10 pg_class/0/12 pg_class/0/13 pg_class_tblspc_relfilenode_index/0/0
-//	pg_depend_depender_index/0/10 pg_opclass/0/1 pg_operator/0/10 pg_operator/0/12 pg_operator/0/4 pg_operator_oprname_l_r_n_index/0/1
-//	pg_proc/0/13 pg_proc/0/19 pg_proc/0/26 pg_proc/0/34 pg_proc/0/60 pg_statistic/0/15
-//	pg_ts_config_cfgname_index/0/1 pg_ts_config_oid_index/0/1 pg_type/0/15 pg_amop/0/1 pg_amop/0/4 pg_amop_fam_strat_index/0/0
-//	pg_amop_fam_strat_index/0/1 pg_amop_fam_strat_index/0/3 pg_amop_opr_fam_index/0/0 pg_attribute/0/28 pg_attribute/0/29 pg_attribute/0/38
-//	pg_attribute/1/2 pg_attribute_relid_attnam_index/0/0 pg_class/1/0 pg_class/1/1 pg_class/1/2 pg_class_relname_nsp_index/0/4
-//	pg_depend/1/0 pg_depend_depender_index/0/0 pg_depend_reference_index/0/0 pg_depend_reference_index/0/5 pg_event_trigger_evtname_index/0/0 pg_index/1/0
-//	pg_opclass/0/2 pg_operator/0/11 pg_operator/0/13 pg_operator_oprname_l_r_n_index/0/4 pg_proc/0/3 pg_proc/0/8
-//	pg_proc/0/9 pg_proc_oid_index/0/10 pg_proc_oid_index/0/4 pg_proc_proname_args_nsp_index/0/26 pg_proc_proname_args_nsp_index/0/9 pg_rewrite/0/14
-//	pg_statistic/0/3 pg_toast_16428_index/0/0 pg_ts_config_cfgname_index/0/0 pg_ts_config_oid_index/0/0 pg_type/1/0
-//	pg_namespace/2/0 pg_proc/0/40 pg_proc/0/41 pg_attribute_relid_attnum_index/0/7 pg_opclass_am_name_nsp_index/0/1 pg_toast_2618_index/0/1
-//	pg_constraint_conrelid_contypid_conname_index/0/3 pg_proc/0/10 pg_proc_oid_index/0/8 pg_attribute/0/33 pg_constraint/0/0 pg_constraint_conrelid_contypid_conname_index/0/1
-//	pg_index/2/0 pg_opfamily/0/0 pg_opfamily_oid_index/0/1 pg_proc/0/36 pg_proc/0/49 pg_rewrite/0/4
-//	pg_statistic/0/14 pg_statistic/0/8 pg_toast_2618/0/17 pg_toast_2618_index/0/0 pg_amop_opr_fam_index/0/2 pg_attribute/0/31
-//	pg_attribute/0/32 pg_attribute/0/34 pg_attribute/0/37 pg_collation/0/0 pg_collation_oid_index/0/0 pg_collation_oid_index/0/1
-//	pg_constraint/0/1 pg_constraint_conrelid_contypid_conname_index/0/0 pg_constraint_conrelid_contypid_conname_index/0/4 pg_opclass_am_name_nsp_index/0/0 pg_opfamily_oid_index/0/0 pg_proc/0/1
-//	pg_proc/0/33 pg_proc/0/39 pg_rewrite/0/0 pg_rewrite/0/3 pg_rewrite/0/7 pg_toast_2618/0/15
-//	pg_toast_2618/0/18 pg_toast_2618/0/2 pg_toast_2618/0/23 pg_type/0/3
-//	pg_publication_rel_prrelid_prpubid_index/0/0 pg_constraint/0/4 pg_constraint_conrelid_contypid_conname_index/0/2 pg_statistic/0/18 pg_publication_namespace_pnnspid_pnpubid_index/0/0 pg_cast/0/1
-//	pg_proc/0/12 pg_proc/0/22 pg_proc/0/45 pg_statistic/0/0 pg_constraint/0/3 pg_inherits_parent_index/0/0
-//	pg_inherits_relid_seqno_index/0/0 pg_partitioned_table_partrelid_index/0/0 pg_proc_proname_args_nsp_index/0/1 pg_statistic/0/1 pg_statistic/0/16 pg_statistic/0/17
-//	pg_attribute_relid_attnam_index/0/15 pg_depend/0/14 pg_depend_depender_index/0/11 pg_statistic/1/0 pg_statistic/1/1 pg_statistic/1/2
-//	pg_rewrite/0/5 pg_attribute/0/35 pg_class/2/0 pg_proc/0/2 pg_proc_proname_args_nsp_index/0/20 pg_proc_proname_args_nsp_index/0/27
-//	pg_toast_2618/0/20
-//	pg_attribute/0/62 pg_proc/0/61 pg_proc/0/48
+// Names: the pages (relation/fork/block), most pinned first; the kinds' strings index them.
 var PG18 = Profile{
-	Pages:                     319,
+	Pages: 319,
+	Names: []string{
+		"pg_attribute_relid_attnum_index/0/3", "pg_class_oid_index/0/3", "pg_attribute_relid_attnum_index/0/4", "shared:pg_db_role_setting_databaseid_rol_index/0/0", "pg_type/0/0", "pg_attribute/0/25",
+		"pg_type_oid_index/0/1", "pg_type_oid_index/0/3", "pg_class_oid_index/0/1", "pg_class_oid_index/0/2", "pg_proc_oid_index/0/3", "shared:pg_database/0/0",
+		"pg_class/0/0", "pg_index_indexrelid_index/0/1", "pg_class/0/8", "pg_proc_proname_args_nsp_index/0/3", "pg_namespace_nspname_index/0/1", "pg_proc/0/43",
+		"pg_class/0/4", "pg_class_relname_nsp_index/0/3", "pg_index/0/2", "shared:pg_database_oid_index/0/1", "pg_amproc/0/0", "pg_amproc_fam_proc_index/0/1",
+		"pg_amproc_fam_proc_index/0/3", "pg_attribute/0/24", "shared:pg_authid/0/0", "pg_am/0/0", "pg_class/0/3", "pg_opclass/0/0",
+		"pg_opclass_oid_index/0/1", "pg_attribute_relid_attnum_index/0/2", "pg_type_typname_nsp_index/0/3", "pg_attribute/0/10", "pg_namespace/0/0", "pg_proc_proname_args_nsp_index/0/22",
+		"pg_attribute/0/23", "pg_proc_oid_index/0/5", "pg_type_typname_nsp_index/0/2", "pg_class_relname_nsp_index/0/2", "pg_index/0/0", "pg_index/0/1",
+		"pg_type/0/1", "pg_attribute/0/16", "pg_class/0/6", "pg_amproc_fam_proc_index/0/0", "pg_attribute_relid_attnum_index/0/0", "pg_class/0/7",
+		"pg_class_oid_index/0/0", "pg_index_indexrelid_index/0/0", "pg_opclass_oid_index/0/0", "pg_statistic_relid_att_inh_index/0/3", "shared:pg_authid_oid_index/0/0", "shared:pg_authid_oid_index/0/1",
+		"pg_attribute_relid_attnum_index/0/10", "pg_class/0/11", "pg_namespace_nspname_index/0/0", "pg_proc_oid_index/0/0", "pg_type/0/2", "pg_type_oid_index/0/0",
+		"shared:pg_database_oid_index/0/0", "pg_attribute/0/55", "pg_attribute_relid_attnum_index/0/5", "pg_cast_source_target_index/0/1", "pg_proc_oid_index/0/6", "pg_proc_proname_args_nsp_index/0/0",
+		"pg_statistic_ext_relid_index/0/0", "shared:pg_authid_rolname_index/0/0", "shared:pg_authid_rolname_index/0/1", "shared:pg_database_datname_index/0/0", "shared:pg_database_datname_index/0/1", "pg_attribute_relid_attnum_index/0/1",
+		"pg_class/0/2", "pg_class/0/5", "pg_class_relname_nsp_index/0/0", "pg_index/0/3", "pg_index_indrelid_index/0/1", "pg_proc_oid_index/0/7",
+		"pg_class/0/1", "pg_proc_oid_index/0/1", "pg_proc_oid_index/0/2", "pg_attribute/0/4", "pg_attribute/0/5", "pg_attribute/0/9",
+		"pg_cast/0/0", "pg_class/0/9", "pg_statistic_relid_att_inh_index/0/2", "shared:pg_tablespace/0/0", "shared:pg_tablespace_oid_index/0/1", "pg_attribute/0/11",
+		"pg_attribute/0/3", "pg_attribute/0/6", "pg_attribute/0/8", "pg_class_relname_nsp_index/0/5", "pg_operator/0/3", "pg_operator_oprname_l_r_n_index/0/3",
+		"pg_proc/0/47", "pg_proc/0/54", "pg_proc_oid_index/0/11", "pg_type_typname_nsp_index/0/0", "shared:pg_tablespace_oid_index/0/0", "pg_attribute/0/0",
+		"pg_attribute/0/1", "pg_attribute/0/12", "pg_attribute/0/13", "pg_attribute/0/14", "pg_attribute/0/15", "pg_attribute/0/17",
+		"pg_attribute/0/18", "pg_attribute/0/19", "pg_attribute/0/2", "pg_attribute/0/20", "pg_attribute/0/21", "pg_attribute/0/22",
+		"pg_attribute/0/26", "pg_attribute/0/27", "pg_attribute/0/60", "pg_attribute/0/61", "pg_attribute/0/7", "pg_attribute_relid_attnam_index/0/16",
+		"pg_attribute_relid_attnam_index/0/3", "pg_attribute_relid_attnum_index/0/11", "pg_attribute_relid_attnum_index/0/6", "pg_depend/0/13", "pg_depend_depender_index/0/3", "pg_depend_reference_index/0/3",
+		"pg_depend_reference_index/0/7", "pg_operator/0/0", "pg_operator/0/5", "pg_operator_oid_index/0/1", "pg_operator_oid_index/0/3", "pg_proc/0/0",
+		"pg_proc/0/42", "pg_proc/0/50", "pg_statistic_relid_att_inh_index/0/1", "pg_type_typname_nsp_index/0/4", "pg_amop/0/0", "pg_cast_source_target_index/0/0",
+		"pg_class_relname_nsp_index/0/1", "pg_default_acl_role_nsp_obj_index/0/0", "pg_depend_depender_index/0/9", "pg_namespace_oid_index/0/1", "pg_operator/0/1", "pg_operator/0/8",
+		"pg_operator/0/9", "pg_operator_oprname_l_r_n_index/0/2", "pg_proc/0/95", "pg_rewrite_rel_rulename_index/0/0", "pg_rewrite_rel_rulename_index/0/1", "pg_statistic_relid_att_inh_index/0/0",
+		"pg_ts_config/0/0", "pg_type_oid_index/0/2", "pg_aggregate/0/0", "pg_aggregate_fnoid_index/0/0", "pg_aggregate_fnoid_index/0/1", "pg_amop_opr_fam_index/0/1",
+		"pg_amop_opr_fam_index/0/3", "pg_attribute_relid_attnum_index/0/8", "pg_class_tblspc_relfilenode_index/0/1", "pg_index/0/4", "pg_index_indrelid_index/0/0", "pg_namespace_oid_index/0/0",
+		"pg_operator/0/2", "pg_operator/0/6", "pg_operator/0/7", "pg_operator_oid_index/0/0", "pg_operator_oprname_l_r_n_index/0/0", "pg_proc/0/18",
+		"pg_proc/0/66", "pg_proc_proname_args_nsp_index/0/33", "pg_proc_proname_args_nsp_index/0/6", "pg_rewrite/0/8", "pg_statistic/0/5", "pg_amop/0/2",
+		"pg_amop/0/3", "pg_amproc/0/1", "pg_amproc/0/2", "pg_amproc/0/3", "pg_amproc/0/4", "pg_attribute/0/39",
+		"pg_attribute/0/54", "pg_attribute/1/0", "pg_class/0/10", "pg_class/0/12", "pg_class/0/13", "pg_class_tblspc_relfilenode_index/0/0",
+		"pg_depend_depender_index/0/10", "pg_opclass/0/1", "pg_operator/0/10", "pg_operator/0/12", "pg_operator/0/4", "pg_operator_oprname_l_r_n_index/0/1",
+		"pg_proc/0/13", "pg_proc/0/19", "pg_proc/0/26", "pg_proc/0/34", "pg_proc/0/60", "pg_statistic/0/15",
+		"pg_ts_config_cfgname_index/0/1", "pg_ts_config_oid_index/0/1", "pg_type/0/15", "pg_amop/0/1", "pg_amop/0/4", "pg_amop_fam_strat_index/0/0",
+		"pg_amop_fam_strat_index/0/1", "pg_amop_fam_strat_index/0/3", "pg_amop_opr_fam_index/0/0", "pg_attribute/0/28", "pg_attribute/0/29", "pg_attribute/0/38",
+		"pg_attribute/1/2", "pg_attribute_relid_attnam_index/0/0", "pg_class/1/0", "pg_class/1/1", "pg_class/1/2", "pg_class_relname_nsp_index/0/4",
+		"pg_depend/1/0", "pg_depend_depender_index/0/0", "pg_depend_reference_index/0/0", "pg_depend_reference_index/0/5", "pg_event_trigger_evtname_index/0/0", "pg_index/1/0",
+		"pg_opclass/0/2", "pg_operator/0/11", "pg_operator/0/13", "pg_operator_oprname_l_r_n_index/0/4", "pg_proc/0/3", "pg_proc/0/8",
+		"pg_proc/0/9", "pg_proc_oid_index/0/10", "pg_proc_oid_index/0/4", "pg_proc_proname_args_nsp_index/0/26", "pg_proc_proname_args_nsp_index/0/9", "pg_rewrite/0/14",
+		"pg_statistic/0/3", "pg_toast_16428_index/0/0", "pg_ts_config_cfgname_index/0/0", "pg_ts_config_oid_index/0/0", "pg_type/1/0", "pg_namespace/2/0",
+		"pg_proc/0/40", "pg_proc/0/41", "pg_attribute_relid_attnum_index/0/7", "pg_opclass_am_name_nsp_index/0/1", "pg_toast_2618_index/0/1", "pg_constraint_conrelid_contypid_conname_index/0/3",
+		"pg_proc/0/10", "pg_proc_oid_index/0/8", "pg_attribute/0/33", "pg_constraint/0/0", "pg_constraint_conrelid_contypid_conname_index/0/1", "pg_index/2/0",
+		"pg_opfamily/0/0", "pg_opfamily_oid_index/0/1", "pg_proc/0/36", "pg_proc/0/49", "pg_rewrite/0/4", "pg_statistic/0/14",
+		"pg_statistic/0/8", "pg_toast_2618/0/17", "pg_toast_2618_index/0/0", "pg_amop_opr_fam_index/0/2", "pg_attribute/0/31", "pg_attribute/0/32",
+		"pg_attribute/0/34", "pg_attribute/0/37", "pg_collation/0/0", "pg_collation_oid_index/0/0", "pg_collation_oid_index/0/1", "pg_constraint/0/1",
+		"pg_constraint_conrelid_contypid_conname_index/0/0", "pg_constraint_conrelid_contypid_conname_index/0/4", "pg_opclass_am_name_nsp_index/0/0", "pg_opfamily_oid_index/0/0", "pg_proc/0/1", "pg_proc/0/33",
+		"pg_proc/0/39", "pg_rewrite/0/0", "pg_rewrite/0/3", "pg_rewrite/0/7", "pg_toast_2618/0/15", "pg_toast_2618/0/18",
+		"pg_toast_2618/0/2", "pg_toast_2618/0/23", "pg_type/0/3", "pg_publication_rel_prrelid_prpubid_index/0/0", "pg_constraint/0/4", "pg_constraint_conrelid_contypid_conname_index/0/2",
+		"pg_statistic/0/18", "pg_publication_namespace_pnnspid_pnpubid_index/0/0", "pg_cast/0/1", "pg_proc/0/12", "pg_proc/0/22", "pg_proc/0/45",
+		"pg_statistic/0/0", "pg_constraint/0/3", "pg_inherits_parent_index/0/0", "pg_inherits_relid_seqno_index/0/0", "pg_partitioned_table_partrelid_index/0/0", "pg_proc_proname_args_nsp_index/0/1",
+		"pg_statistic/0/1", "pg_statistic/0/16", "pg_statistic/0/17", "pg_attribute_relid_attnam_index/0/15", "pg_depend/0/14", "pg_depend_depender_index/0/11",
+		"pg_statistic/1/0", "pg_statistic/1/1", "pg_statistic/1/2", "pg_rewrite/0/5", "pg_attribute/0/35", "pg_class/2/0",
+		"pg_proc/0/2", "pg_proc_proname_args_nsp_index/0/20", "pg_proc_proname_args_nsp_index/0/27", "pg_toast_2618/0/20", "pg_attribute/0/62", "pg_proc/0/61",
+		"pg_proc/0/48",
+	},
 	VacuumIndexWindowHits:     15,
 	VacuumNextIndexWindowHits: 10,
 	VacuumWindowHits:          28,

@@ -3,7 +3,6 @@ package catalog
 import (
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/pgbufsim/pgbufsim/pg"
@@ -17,18 +16,8 @@ func TestPgClassPagesProfile(t *testing.T) {
 	for _, v := range []pg.Version{15, 18, 19} {
 		src, err := os.ReadFile(fmt.Sprintf("pg%d.go", v))
 		require.NoError(t, err)
-		var names []string
-		in := false
-		for _, line := range strings.Split(string(src), "\n") {
-			switch {
-			case strings.HasPrefix(line, "// Pages"):
-				in = true
-			case in && strings.HasPrefix(line, "//\t"):
-				names = append(names, strings.Fields(strings.TrimPrefix(line, "//\t"))...)
-			case strings.HasPrefix(line, "var "):
-				in = false
-			}
-		}
+		require.Contains(t, string(src), "Names: []string{", "version %d: the page names are data", v)
+		names := For(v).Names
 		require.Len(t, names, For(v).Pages, "version %d", v)
 		require.Equal(t, "pg_class/1/2", names[PgClassFSMLeaf(v)], "version %d", v)
 		for k, p := range PgClassPages(v) {

@@ -75,13 +75,7 @@ func (p *CatalogProfile) AppendGo(old []byte) ([]byte, error) {
 		}
 		fmt.Fprintf(&kinds, "\t\t%s: %q,\n", strings.ToUpper(n[:1])+n[1:], strings.TrimRight(string(v), "0"))
 	}
-	var out []string
-	out = append(out, lines[:end]...)
-	for i := 0; i < len(added); i += 6 {
-		out = append(out, "//\t"+strings.Join(added[i:min(i+6, len(added))], " "))
-	}
-	out = append(out, lines[end:]...)
-	src := strings.Join(out, "\n")
+	src := withNames(lines, pages, added, end)
 	src = reCountLine.ReplaceAllString(src, fmt.Sprintf("${1}%d${3}", len(merged)))
 	src = rePagesLine.ReplaceAllString(src, fmt.Sprintf("${1}%d,", len(merged)))
 	// The new kinds go before the Kinds map's closing brace.
@@ -116,9 +110,32 @@ func ProfilePages(src []byte) ([]string, error) {
 	return pages, err
 }
 
-// pageList reads the page list of a profile file's lines (the comment lines
-// after "most pinned first:") and the index of the line after it.
+// namesBlock is the Names slice of a profile file, a page a line-ful of
+// quoted names.
+var (
+	reNamesStart = regexp.MustCompile(`^\tNames:\s*\[\]string\{$`)
+	reQuoted     = regexp.MustCompile(`"([^"]*)"`)
+)
+
+// pageList reads the page list of a profile file's lines: its Names slice
+// (end: the index of the slice's closing line), or, in a file written
+// before the names were data, the comment lines after "most pinned
+// first:" (end: the line after them, negative start so withNames knows).
 func pageList(lines []string) (pages []string, end int, err error) {
+	for i, l := range lines {
+		if !reNamesStart.MatchString(l) {
+			continue
+		}
+		for j := i + 1; j < len(lines); j++ {
+			if strings.TrimSpace(lines[j]) == "}," {
+				return pages, j, nil
+			}
+			for _, m := range reQuoted.FindAllStringSubmatch(lines[j], -1) {
+				pages = append(pages, m[1])
+			}
+		}
+		return nil, -1, fmt.Errorf("the profile file's Names slice has no end")
+	}
 	start := -1
 	end = -1
 	for i, l := range lines {
@@ -138,7 +155,54 @@ func pageList(lines []string) (pages []string, end int, err error) {
 		}
 	}
 	if start < 0 || end < 0 {
-		return nil, -1, fmt.Errorf("no page list (\"most pinned first:\") in the profile file")
+		return nil, -1, fmt.Errorf("no page list (Names, or \"most pinned first:\") in the profile file")
 	}
 	return pages, end, nil
+}
+
+// withNames is the file's lines with the added pages after its page list:
+// appended to its Names slice, or, for a file whose list is comments, the
+// comments replaced by a Names slice of them all (after the Pages line).
+func withNames(lines, pages, added []string, end int) string {
+	var out []string
+	if strings.TrimSpace(lines[end]) == "}," {
+		out = append(out, lines[:end]...)
+		out = append(out, nameLines(added)...)
+		out = append(out, lines[end:]...)
+		return strings.Join(out, "\n")
+	}
+	// The comment list: its heading stays ("Pages … most pinned first:"
+	// now names the slice), its lines go.
+	start := end
+	for start > 0 && (strings.HasPrefix(lines[start-1], "//\t") || strings.HasPrefix(lines[start-1], "//   ") || lines[start-1] == "//") && !strings.Contains(lines[start-1], "most pinned first:") {
+		start--
+	}
+	for _, l := range lines[:start] {
+		if strings.Contains(l, "most pinned first:") {
+			l = "// Names: the pages (relation/fork/block), most pinned first; the kinds' strings index them."
+		}
+		out = append(out, l)
+	}
+	for _, l := range lines[end:] {
+		out = append(out, l)
+		if rePagesLine.MatchString(l) {
+			out = append(out, "\tNames: []string{")
+			out = append(out, nameLines(append(pages[:len(pages):len(pages)], added...))...)
+			out = append(out, "\t},")
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// nameLines is pages as the Names slice's lines, six a line.
+func nameLines(pages []string) []string {
+	var out []string
+	for i := 0; i < len(pages); i += 6 {
+		var q []string
+		for _, p := range pages[i:min(i+6, len(pages))] {
+			q = append(q, fmt.Sprintf("%q,", p))
+		}
+		out = append(out, "\t\t"+strings.Join(q, " "))
+	}
+	return out
 }

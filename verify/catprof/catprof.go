@@ -451,11 +451,8 @@ func (p *CatalogProfile) WriteGo(w io.Writer, major int) {
 	fmt.Fprintf(w, "// Measured by `pgbufsim catalog-profile` on PostgreSQL %s: %d catalog pages;\n", p.Server, len(p.Pages))
 	fmt.Fprintf(w, "// %d pages not shared between databases were still at usage 5 before the statements ran (pins on them are not seen).\n", p.Masked)
 	fmt.Fprintf(w, "// A digit is a page's pins; a letter a–f is 0–5 pins on a page the session dirties.\n")
-	fmt.Fprintf(w, "//\n// Pages (relation/fork/block), most pinned first:\n")
-	for i := 0; i < len(p.Pages); i += 6 {
-		fmt.Fprintf(w, "//   %s\n", strings.Join(p.Pages[i:min(i+6, len(p.Pages))], " "))
-	}
-	fmt.Fprintf(w, "var PG%d = Profile{\n\tPages: %d,\n\tVacuumWindowHits: %d,\n\tVacuumIndexWindowHits: %d,\n\tVacuumNextIndexWindowHits: %d,\n\tTableGrowthPages: %d,\n\tIndexInsertHits: %d,\n\tKinds: map[Kind]string{\n", major, len(p.Pages), p.VacuumWindowHits, p.VacuumIndexWindowHits, p.VacuumNextIndexWindowHits, p.TableGrowthPages, p.IndexInsertHits)
+	fmt.Fprintf(w, "//\n// Names: the pages (relation/fork/block), most pinned first; the kinds' strings index them.\n")
+	fmt.Fprintf(w, "var PG%d = Profile{\n\tPages: %d,\n\tNames: []string{\n%s\n\t},\n\tVacuumWindowHits: %d,\n\tVacuumIndexWindowHits: %d,\n\tVacuumNextIndexWindowHits: %d,\n\tTableGrowthPages: %d,\n\tIndexInsertHits: %d,\n\tKinds: map[Kind]string{\n", major, len(p.Pages), strings.Join(nameLines(p.Pages), "\n"), p.VacuumWindowHits, p.VacuumIndexWindowHits, p.VacuumNextIndexWindowHits, p.TableGrowthPages, p.IndexInsertHits)
 	names := make([]string, 0, len(p.Kinds))
 	for n := range p.Kinds {
 		names = append(names, n)
