@@ -336,9 +336,10 @@ func (c *pageCache) alloc() int32 {
 }
 
 // reserve makes room for n more pages in one step (a load about to write
-// them), up to the cache's capacity: the page array then grows once.
-func (c *pageCache) reserve(n int) {
-	want := min(len(c.nodes)-len(c.free)+n, c.capacity) + 1 // [0] unused
+// them), up to the cache's capacity and over that the slack pages a read
+// inserts before reclaim evicts: the page array then grows once.
+func (c *pageCache) reserve(n, slack int) {
+	want := min(len(c.nodes)-len(c.free)+n, c.capacity+slack) + 1 // [0] unused
 	c.growNodes(want)
 }
 

@@ -133,7 +133,11 @@ func (s *Storage) Reserve(n int) {
 	if s.flat || s.cache.capacity == 0 || n <= 0 {
 		return
 	}
-	s.cache.reserve(n)
+	// A read inserts its pages (the block asked for, its readahead window
+	// and the asynchronous one after it) before reclaim trims the cache back
+	// to its capacity, so the array must hold that many past it, or it
+	// doubles — copying every page — the first time the cache is full.
+	s.cache.reserve(n, 4*max(s.cfg.ReadAheadKB, s.cfg.MaxRequestKB)/(pg.BLCKSZ/1024)+1)
 }
 
 // DeviceStats returns the device's request and byte counters.
