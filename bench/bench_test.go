@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -647,4 +649,45 @@ func BenchmarkScanTerabyte(b *testing.B) {
 	b.ReportMetric(float64(out.Buf.Read), "pages_read")
 	b.ReportMetric(float64(out.WAL.FPI), "fpi")
 	b.ReportMetric(float64(m.Sys)/(1<<30), "GB_from_OS")
+}
+
+// BenchmarkExamples runs every shipped example end to end (examples/,
+// lessons/ and what-if/), one sub-benchmark a file, each from parse to its
+// last command on a fresh Env with seed 1, as `pgbufsim run FILE` does
+// without printing. It reports each example's time, so a change to the
+// access path shows where a user feels it (issue 17: every example's time
+// in a benchmark); ring-flood is BenchmarkScenario's.
+func BenchmarkExamples(b *testing.B) {
+	var files []string
+	for _, glob := range []string{"../examples/*.scn", "../examples/lessons/*.scn", "../examples/what-if/*.scn"} {
+		m, err := filepath.Glob(glob)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 20 {
+		b.Fatalf("found %d example files: the examples moved?", len(files))
+	}
+	for _, path := range files {
+		name := strings.TrimSuffix(strings.TrimPrefix(filepath.ToSlash(path), "../examples/"), ".scn")
+		b.Run(name, func(b *testing.B) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			f, err := scenario.Parse(filepath.Base(path), string(src))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				env := &scenario.Env{Seed: 1, Dir: filepath.Dir(path)}
+				for _, st := range f.Steps {
+					if _, err := env.ExecStep(st); err != nil {
+						b.Fatalf("%s:%d: %v", path, st.Line, err)
+					}
+				}
+			}
+		})
+	}
 }
