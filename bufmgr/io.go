@@ -48,7 +48,8 @@ type IOWorkerPool struct {
 }
 
 type ioWorker struct {
-	free  int64 // time the worker is free from
+	free  int64        // time the worker is free from
+	last  *cores.Burst // its last read's CPU while it may still move (cores.Wake)
 	files storage.Reader
 }
 
@@ -85,8 +86,8 @@ func (m *IOModel) read(now int64, r *storage.Reader, t pg.BufferTag, nblocks int
 }
 
 // StartAsync submits a read of nblocks from t at time now to the I/O workers
-// and returns when it completes.
-func (m *IOModel) StartAsync(now int64, t pg.BufferTag, nblocks int) int64 {
+// and returns when it completes, and its burst if that may move (cores.Wake).
+func (m *IOModel) StartAsync(now int64, t pg.BufferTag, nblocks int) (int64, *cores.Burst) {
 	if m.pool.Max > 0 {
 		m.resize(now)
 	}
@@ -109,15 +110,18 @@ func (m *IOModel) StartAsync(now int64, t pg.BufferTag, nblocks int) int64 {
 	// IoWorkerMain's preadv and buffer_readv_complete_one's checksums run
 	// on a core of the host's, shared with the other processes.
 	ready, _ := m.read(start, &w.files, t, nblocks)
-	done := m.cores.Run(ready, m.cpu(nblocks))
-	w.free = done
-	return done
+	done, b := m.cores.Wake(now, ready, m.cpu(nblocks), w.last)
+	w.free, w.last = done, b
+	return done, b
 }
 
 // earliest is the worker free soonest (the lowest numbered of those).
 func (m *IOModel) earliest() int {
 	best := 0
 	for i := range m.workers {
+		if w := &m.workers[i]; w.last != nil {
+			w.free = w.last.End()
+		}
 		if m.workers[i].free < m.workers[best].free {
 			best = i
 		}

@@ -29,11 +29,13 @@ func TestIOWorkerPoolGrows(t *testing.T) {
 		IOPool: IOWorkerPool{Min: 2, Max: 4, LaunchIntervalNs: 100_000, IdleTimeoutNs: 1_000_000, StartNs: 3000}}, storage.NewFlat())
 	var done []int64
 	for i := 0; i < 6; i++ {
-		done = append(done, m.StartAsync(0, pg.BufferTag{Rel: 1, Block: pg.BlockNumber(i)}, 1))
+		d, _ := m.StartAsync(0, pg.BufferTag{Rel: 1, Block: pg.BlockNumber(i)}, 1)
+		done = append(done, d)
 	}
 	require.Equal(t, []int64{4000, 4000, 8000, 8000, 7000, 11000}, done)
 	require.Equal(t, 3, m.Workers())
-	require.Equal(t, int64(204_000), m.StartAsync(200_000, pg.BufferTag{Rel: 1, Block: 7}, 1))
+	d, _ := m.StartAsync(200_000, pg.BufferTag{Rel: 1, Block: 7}, 1)
+	require.Equal(t, int64(204_000), d)
 	require.Equal(t, 3, m.Workers())
 	m.StartAsync(2_000_000, pg.BufferTag{Rel: 1, Block: 8}, 1)
 	require.Equal(t, 2, m.Workers())
@@ -70,6 +72,7 @@ func TestReadVerifiesChecksums(t *testing.T) {
 		require.Equal(t, int64(0), be.Now, "SyncRead returns the new time; the caller sets it")
 
 		w := newIOModel(Config{Checksums: c.checksums, IOWorkers: 1, Costs: costs}, storage.NewFlat())
-		require.Equal(t, c.want, w.StartAsync(0, tag, 16), "worker, checksums=%v", c.checksums)
+		d, _ := w.StartAsync(0, tag, 16)
+		require.Equal(t, c.want, d, "worker, checksums=%v", c.checksums)
 	}
 }

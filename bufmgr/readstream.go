@@ -1,6 +1,7 @@
 package bufmgr
 
 import (
+	"github.com/pgbufsim/pgbufsim/internal/cores"
 	"github.com/pgbufsim/pgbufsim/pg"
 	"github.com/pgbufsim/pgbufsim/strategy"
 )
@@ -72,9 +73,10 @@ type ReadStream struct {
 type streamEntry struct {
 	b      pg.Buffer
 	blk    pg.BlockNumber
-	ioLen  int   // >0 on the first buffer of a read I/O: its length in blocks
-	doneAt int64 // completion time of an asynchronous read
-	sync   bool  // read already performed by the backend (19's fast path, READ_BUFFERS_SYNCHRONOUSLY)
+	ioLen  int          // >0 on the first buffer of a read I/O: its length in blocks
+	doneAt int64        // completion time of an asynchronous read
+	burst  *cores.Burst // its I/O worker's CPU, while it may still move
+	sync   bool         // read already performed by the backend (19's fast path, READ_BUFFERS_SYNCHRONOUSLY)
 }
 
 // NewReadStream begins a stream over rel for backend be with ring r.
@@ -134,6 +136,7 @@ func (s *ReadStream) Next() (pg.Buffer, pg.BlockNumber, bool, error) {
 	if e.ioLen > 0 { // WaitReadBuffers
 		before := s.be.Now
 		if s.p.io.Async() {
+			e.doneAt = s.p.io.Cores().Await(e.burst, e.doneAt, s.be.Now)
 			if e.doneAt > s.be.Now {
 				s.be.Waited += e.doneAt - s.be.Now
 				s.be.Now = e.doneAt
@@ -313,7 +316,7 @@ func (s *ReadStream) startPending() (bool, error) {
 	s.p.CountRead(s.be, s.ring, got)
 	s.queue[first].ioLen = got
 	if s.p.io.Async() {
-		s.queue[first].doneAt = s.p.io.StartAsync(s.be.Now, pg.BufferTag{Rel: s.rel, Block: s.pendingStart}, got)
+		s.queue[first].doneAt, s.queue[first].burst = s.p.io.StartAsync(s.be.Now, pg.BufferTag{Rel: s.rel, Block: s.pendingStart}, got)
 	}
 	s.iosInFlight++
 	s.pendingStart += pg.BlockNumber(got)
@@ -353,6 +356,7 @@ func (s *ReadStream) next19() (pg.Buffer, pg.BlockNumber, bool, error) {
 		switch {
 		case e.sync: // performed when it was started
 		case s.p.io.Async():
+			e.doneAt = s.p.io.Cores().Await(e.burst, e.doneAt, s.be.Now)
 			neededWait = e.doneAt > s.be.Now
 			s.be.Waited += max(0, e.doneAt-s.be.Now)
 			s.be.Now = max(s.be.Now, e.doneAt)

@@ -33,7 +33,8 @@ import "sort"
 // decides which blocks of a parallel scan each one reads.
 // Gaps matter because the simulator does not hand out the bursts in time
 // order: an I/O worker's read is placed when the backend submits it, ahead
-// of the backend's own pages before its completion.
+// of the backend's own pages before its completion; placed after a
+// holder's slice, it moves earlier when a core frees first (Wake).
 //
 // Not yet on the cores: the background writer, checkpointer, WAL writer
 // and autovacuum workers, and the backend of a statement that runs outside
@@ -55,6 +56,11 @@ type Pool struct {
 	held  []*Task
 	used  []int64
 	queue []*Task // runnable tasks waiting for a core, in the order they became runnable
+	cur   *Task   // the task whose step runs (Schedule), from curAt
+	curAt int64
+	// deferred are the bursts Wake put after a holder's slice that may
+	// still move earlier (pull), in the order they were woken.
+	deferred []*Burst
 }
 
 type span struct{ from, to int64 }
@@ -148,6 +154,7 @@ func fit(spans []span, at, work int64) int64 {
 func (p *Pool) insert(c int, s span) {
 	spans := p.cores[c]
 	i := sort.Search(len(spans), func(i int) bool { return spans[i].from >= s.to })
+
 	// spans[i-1], if any, ends at or before s.from (s went into a gap).
 	switch {
 	case i > 0 && spans[i-1].to == s.from && i < len(spans) && spans[i].from == s.to:

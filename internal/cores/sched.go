@@ -60,13 +60,17 @@ func DefaultSlice(ncpus int) int64 {
 //     at a time, the queue's order;
 //   - a task that finishes gives its core to the queue's first.
 //
-// The bursts placed with Run (an I/O worker's read, a parallel worker's
-// start-up) are not tasks: each runs in the earliest gap of any core, held
-// or not, between the holder's bursts, as a woken I/O worker preempts:
-// it slept with a positive lag, so on its wake-up the holder is no longer
-// eligible and loses its protection (pick_eevdf), and it runs its read of
-// some microseconds and sleeps again; the holder's slice counts only its
-// own CPU, as vruntime does.
+// The bursts placed with Run (a parallel worker's start-up) and Wake (an
+// I/O worker's read) are not tasks. A parallel worker's start-up runs in
+// the earliest gap of any core, held or not. A woken I/O worker does not
+// preempt a holder inside its slice: since EEVDF's "curb wakeup-preemption"
+// (RUN_TO_PARITY, Linux 6.6) pick_eevdf keeps the current task until its
+// slice is used even when the woken one has the earlier deadline, so the
+// read runs on a core no task holds, or after the holder's slice, or as
+// soon as a holder blocks or finishes and frees its core (Wake, Await and
+// the pull at each release below) — the woken worker waiting on a busy
+// CPU is pulled by the one that goes idle (newidle_balance). The holder's
+// slice counts only its own CPU, as vruntime does.
 //
 // A slice's end is seen at the first step that starts after it (a step is a
 // page, a microsecond or two; the kernel sees it at its next update_curr: a
@@ -132,7 +136,9 @@ func (p *Pool) Schedule(ts []*Task, before func(t int64) bool) error {
 			p.used[c] = 0 // nobody waits: a new slice
 		}
 		t0, w0 := *next.Now, *next.Waited
+		p.cur, p.curAt = next, t0
 		done, err := next.Step()
+		p.cur = nil
 		if err != nil {
 			return err
 		}
@@ -228,6 +234,7 @@ func (p *Pool) give(c int, t *Task, at int64) {
 // it is free.
 func (p *Pool) release(c int, at int64) {
 	p.held[c] = nil
+	p.pull(c, at)
 	if len(p.queue) == 0 {
 		return
 	}
