@@ -407,10 +407,10 @@ func (p *Pins) prunes(page string) bool { return p.FreshSetup && !p.Pruned[page]
 // forces the image whatever full_page_writes says), then a plain prune
 // record; otherwise one prune record, with the image when full_page_writes
 // is on (XLogCheckBufferNeedsBackup). The measured image sizes are the
-// uncompressed ones (wal_compression is not applied to them). prune dirties
-// no buffer itself (the catalog's pages are the profile's, which does not
-// name every pruned page): a pruned page the session's profile marks dirty
-// was dirtied by its pins as the prune's (catalog.Profile.ByPrunes).
+// uncompressed ones (wal_compression is not applied to them). A pruned page
+// of the profile's is dirtied (heap_page_prune_opt's prune marks the buffer
+// dirty; a page the profile does not name stays out of the simulated
+// pool), as the session's own mark on it is (catalog.Profile.ByPrunes).
 func (p *Pins) prune(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind catalog.Kind, fpw bool) {
 	recs := catalog.PrunesFor(p.Version)[kind]
 	if !p.FreshSetup || len(recs) == 0 {
@@ -420,11 +420,21 @@ func (p *Pins) prune(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		p.Pruned = map[string]bool{}
 	}
 	hints := pool.XLogHintBitIsNeeded()
+	prof := catalog.For(p.Version)
 	for _, r := range recs {
 		if p.Pruned[r.Page] {
 			continue
 		}
 		p.Pruned[r.Page] = true
+		if blk, ok := prof.Block(r.Page); ok {
+			// The prune marks the buffer dirty whether or not the session's
+			// profile marks the page (a later kind's mark on it is dropped:
+			// ByPrunes).
+			if b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}, nil); err == nil {
+				pool.MarkBufferDirty(be, b)
+				pool.Unpin(be, b)
+			}
+		}
 		switch {
 		case hints:
 			_, be.Now = w.Insert(be.Now, &be.WAL, r.Hint, 1)
