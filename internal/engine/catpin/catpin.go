@@ -429,8 +429,17 @@ func (p *Pins) prune(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		if blk, ok := prof.Block(r.Page); ok {
 			// The prune marks the buffer dirty whether or not the session's
 			// profile marks the page (a later kind's mark on it is dropped:
-			// ByPrunes).
-			if b, _, err := pool.ReadBuffer(be, pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}, nil); err == nil {
+			// ByPrunes). It runs under the pin of the access that reaches
+			// the page, so a resident page (pinned by pinAll) takes no
+			// second access: a pin here would count a hit the server does
+			// not make and raise the buffer's usage count, which moves the
+			// sweep's victims. A page no longer resident (a transaction's
+			// later statement, whose session pins came at its start, in a
+			// pool its statements have cycled) is read back by that access.
+			tag := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}
+			if b := pool.Lookup(tag); b != pg.InvalidBuffer {
+				pool.MarkBufferDirty(be, b)
+			} else if b, _, err := pool.ReadBuffer(be, tag, nil); err == nil {
 				pool.MarkBufferDirty(be, b)
 				pool.Unpin(be, b)
 			}
