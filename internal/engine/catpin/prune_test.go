@@ -67,3 +67,44 @@ func TestSessionPrunesOnce(t *testing.T) {
 
 // pick is a session's records, images and bytes.
 func pick(u wal.Usage) wal.Usage { return wal.Usage{Records: u.Records, FPI: u.FPI, Bytes: u.Bytes} }
+
+// TestPruneTakesNoSecondPin: on 15 a plain session prunes pg_proc/0/44
+// (prunes15's Session record), a page its profile pins. heap_page_prune_opt
+// (pruneheap.c) runs under the pin of the access that reaches the page, so
+// the prune marks the resident buffer dirty and counts no access of its own:
+// the catalog's hits and reads, and the page's usage count, are the same
+// as those of a session on a cluster not fresh from the setup, which prunes
+// nothing. (A second pin would add a hit and raise the usage count by one,
+// moving the clock sweep's victims in a small pool.)
+func TestPruneTakesNoSecondPin(t *testing.T) {
+	prof := catalog.For(15)
+	blk, ok := prof.Block("pg_proc/44")
+	require.True(t, ok)
+	require.Positive(t, catalog.Decode(prof.Kinds[catalog.Session])[blk].N, "the session's profile pins the page it prunes")
+	type result struct {
+		hits, reads int64
+		usage       int
+		dirty       bool
+	}
+	run := func(fresh bool) result {
+		w, err := wal.New(wal.Config{Version: 15, WalBuffers: 512})
+		require.NoError(t, err)
+		pool, err := bufmgr.NewPool(bufmgr.Config{NBuffers: 1024, Version: 15}, w)
+		require.NoError(t, err)
+		pool.CreateRel(pg.CatalogRel, 100000, true)
+		p := &Pins{Version: 15, On: true, FreshSetup: fresh}
+		be := bufmgr.NewBackend(bufmgr.ClientBackend, 0)
+		started := false
+		txn := Txn{Started: &started, FoldWAL: func(*bufmgr.Backend) {}, FullPageWrites: true}
+		require.NoError(t, p.Touch(pool, w, be, catalog.Session, txn))
+		require.Equal(t, fresh, p.Pruned["pg_proc/44"])
+		b := pool.Lookup(pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)})
+		require.NotEqual(t, pg.InvalidBuffer, b)
+		hits, reads := pool.Accesses(pg.CatalogRel)
+		return result{hits, reads, pool.State(b).Usage(), pool.State(b)&pg.FlagDirty != 0}
+	}
+	pruned, plain := run(true), run(false)
+	require.True(t, pruned.dirty, "dirtied by the prune")
+	pruned.dirty = plain.dirty
+	require.Equal(t, plain, pruned, "the prune adds no access and no usage")
+}
