@@ -164,11 +164,6 @@ func init() {
 		// pg_proc/0/66, pinned and hinted by a plain session first in a
 		// real run). A build worker dirties none of them.
 		p.Kinds[IndexWorker] = Encode(clean(Sub(Decode(p.Kinds[Index1w]), Decode(p.Kinds[Index]))))
-		// set's one dirtied page on 18 and 19 is the pg_proc page it is the
-		// first to prune (18 pg_proc/0/61, 19 pg_proc/0/49; on 15 it dirties
-		// none): the prune's record (Prunes) carries that page's image, so
-		// the profile's mark would log a second one.
-		p.Kinds[Set] = Encode(clean(Decode(p.Kinds[Set])))
 		if p.Prunes != nil {
 			// A worker prunes what the one-worker scan prunes beyond the serial scan's.
 			serial := map[string]bool{}
@@ -202,6 +197,36 @@ func WithHints(pins []Pin, hints []Hint, pruned func(Hint) bool) []Pin {
 		out[h.Index].Dirty = true
 	}
 	return out
+}
+
+// ByPrunes is pins with each dirty mark on a page one of recs prunes
+// resolved as that prune: the measuring session dirtied the page by
+// pruning it (heap_page_prune_opt's prune marks the buffer dirty, pruneheap.c),
+// so the page's WAL is the prune's records, never a separate hint image.
+// When happens says the prune is this session's, the mark stays and the
+// page is in byPrune (dirtied as the prune's); otherwise the mark is
+// dropped, the page having been hinted when an earlier session pruned it
+// (a mark on a page of no pins keeps the one pin it stood for). The pages
+// (18's Session pg_proc/0/66, 19's StatTables pg_proc/0/34 and /49, set's
+// pg_proc page on 18 and 19) are the pg_proc pages verify's setup left
+// prunable. pins is not changed.
+func (p *Profile) ByPrunes(pins []Pin, recs []Prune, happens func(Prune) bool) (out []Pin, byPrune map[int]bool) {
+	out = append([]Pin(nil), pins...)
+	for _, r := range recs {
+		i, ok := p.Block(r.Page)
+		if !ok || i >= len(out) || !out[i].Dirty {
+			continue
+		}
+		if happens(r) {
+			if byPrune == nil {
+				byPrune = map[int]bool{}
+			}
+			byPrune[i] = true
+			continue
+		}
+		out[i] = Pin{N: max(out[i].N, 1)}
+	}
+	return out, byPrune
 }
 
 // Pin is one page's pins in a session, and whether the session dirties it.

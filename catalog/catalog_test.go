@@ -132,3 +132,38 @@ func TestHints(t *testing.T) {
 		require.True(t, Decode(For(v).Kinds[PgbenchTPCB])[i].Dirty, "version %d: the profile's tpcb-like kind", v)
 	}
 }
+
+// ByPrunes: 18's plain session dirties pg_proc/0/66 (index 168, one pin)
+// and is the first to prune it (prunes18). When the prune is this
+// session's the mark stays, as the prune's; when an earlier session pruned
+// the page the mark is dropped and the pin stays. A mark on a page the
+// kind does not prune (here the scan's pg_proc/18 prune, which reaches a
+// page the session's profile leaves clean) is left alone; a dirtied page
+// of no pins keeps one pin when its mark goes.
+func TestByPrunes(t *testing.T) {
+	p := &PG18
+	blk, ok := p.Block("pg_proc/66")
+	require.True(t, ok)
+	require.Equal(t, 168, blk)
+	pins := Decode(p.Kinds[Session])
+	require.Equal(t, Pin{1, true}, pins[blk])
+	kept, by := p.ByPrunes(pins, p.Prunes[Session], func(Prune) bool { return true })
+	require.Equal(t, pins, kept)
+	require.Equal(t, map[int]bool{168: true}, by)
+	dropped, by := p.ByPrunes(pins, p.Prunes[Session], func(Prune) bool { return false })
+	require.Nil(t, by)
+	require.Equal(t, Pin{1, false}, dropped[blk])
+	for i := range pins {
+		if i != blk {
+			require.Equal(t, pins[i], dropped[i], "page %d", i)
+		}
+	}
+	require.True(t, pins[blk].Dirty, "pins is not changed")
+	same, by := p.ByPrunes(pins, p.Prunes[Scan], func(Prune) bool { return true })
+	require.Equal(t, pins, same)
+	require.Nil(t, by)
+	a := make([]Pin, blk+1)
+	a[blk] = Pin{0, true}
+	out, _ := p.ByPrunes(a, p.Prunes[Session], func(Prune) bool { return false })
+	require.Equal(t, Pin{1, false}, out[blk])
+}

@@ -75,8 +75,8 @@ type Pins struct {
 	// leave out; a command measured over the whole pool (pgbench's run,
 	// read off pg_buffercache's dirty buffers and the writes) counts them.
 	Dirtied int64
-	// pruneDirty: during a pgbench session's pins, the profile pages its
-	// prunes dirty (catalog.Hint.Prune).
+	// pruneDirty: during a session's pins, the profile pages its prunes
+	// dirty (catalog.Profile.ByPrunes, catalog.Hint.Prune).
 	pruneDirty map[int]bool
 }
 
@@ -137,13 +137,7 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 	if h, ok := catalog.HintsFor(p.Version)[kind]; ok {
 		// A pgbench session's first hints, measured in a run's order; the
 		// pages it prunes (prune, below) are dirtied by the prune.
-		p.pruneDirty = map[int]bool{}
-		pins = catalog.WithHints(pins, h, func(x catalog.Hint) bool {
-			ok := p.FreshSetup && !p.Pruned[x.Prune]
-			p.pruneDirty[x.Index] = ok
-			return ok
-		})
-		defer func() { p.pruneDirty = nil }()
+		pins = catalog.WithHints(pins, h, func(x catalog.Hint) bool { return p.prunes(x.Prune) })
 	}
 	if txn.Active && !worker {
 		if *txn.Started {
@@ -161,6 +155,14 @@ func (p *Pins) Touch(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 			pins = catalog.Add(catalog.Decode(f), catalog.Sub(pins, catalog.Decode(prof.Kinds[catalog.Session])))
 		}
 	}
+	// The dirty marks on the pages this session's prunes reach are the
+	// prunes' (catalog.Profile.ByPrunes).
+	recs := catalog.PrunesFor(p.Version)[pruneKind]
+	if first {
+		recs = append(append([]catalog.Prune(nil), catalog.PrunesFor(p.Version)[catalog.First]...), recs...)
+	}
+	pins, p.pruneDirty = prof.ByPrunes(pins, recs, func(r catalog.Prune) bool { return p.prunes(r.Page) })
+	defer func() { p.pruneDirty = nil }()
 	if err := p.pinAll(pool, w, be, kind, pins); err != nil {
 		return err
 	}
@@ -323,7 +325,10 @@ func (p *Pins) TouchAlso(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind
 	prof := catalog.For(p.Version)
 	var err error
 	if k, ok := prof.Kinds[kind]; ok {
-		err = p.pinAll(pool, w, be, kind, catalog.Sub(catalog.Decode(k), catalog.Decode(prof.Kinds[catalog.Session])))
+		pins := catalog.Sub(catalog.Decode(k), catalog.Decode(prof.Kinds[catalog.Session]))
+		pins, p.pruneDirty = prof.ByPrunes(pins, catalog.PrunesFor(p.Version)[kind], func(r catalog.Prune) bool { return p.prunes(r.Page) })
+		err = p.pinAll(pool, w, be, kind, pins)
+		p.pruneDirty = nil
 	}
 	if err == nil {
 		p.prune(pool, w, be, kind, txn.FullPageWrites)
@@ -370,11 +375,11 @@ func (p *Pins) pinAll(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind ca
 				return err
 			}
 			if pin.Dirty && round == 0 && !p.isPgClass(blk) && (p.Class == nil || !p.isPgIndex(blk)) {
-				if kind == catalog.Table || kind == catalog.Index || kind == catalog.Analyze { // DDL: rows written
+				if p.pruneDirty[blk] {
+					pool.MarkBufferDirty(be, b) // heap_page_prune's (its records are prune's)
+				} else if kind == catalog.Table || kind == catalog.Index || kind == catalog.Analyze { // DDL: rows written
 					pool.MarkBufferDirty(be, b)
 					pool.SetPageLSN(b, w.InsertLSN())
-				} else if p.pruneDirty[blk] {
-					pool.MarkBufferDirty(be, b) // heap_page_prune's (its records are prune's)
 				} else if !p.Hinted[blk] {
 					pool.MarkBufferDirtyHint(be, b, p.PageHole)
 					p.Hinted[blk] = true
@@ -389,6 +394,10 @@ func (p *Pins) pinAll(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind ca
 	return nil
 }
 
+// prunes: page (catalog.Prune.Page) is still to be pruned on access, by
+// the session about to reach it (prune).
+func (p *Pins) prunes(page string) bool { return p.FreshSetup && !p.Pruned[page] }
+
 // prune is heap_page_prune_opt (pruneheap.c) on the catalog pages a session
 // of kind reaches that the setup left prunable (catalog.Profile.Prunes),
 // each once: the pages were last written before the setup's restart, so
@@ -398,9 +407,10 @@ func (p *Pins) pinAll(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind ca
 // forces the image whatever full_page_writes says), then a plain prune
 // record; otherwise one prune record, with the image when full_page_writes
 // is on (XLogCheckBufferNeedsBackup). The measured image sizes are the
-// uncompressed ones (wal_compression is not applied to them), and the page
-// stays clean in the simulated pool (the catalog's pages are the profile's,
-// which does not name every pruned page).
+// uncompressed ones (wal_compression is not applied to them). A pruned page
+// of the profile's is dirtied (heap_page_prune_opt's prune marks the buffer
+// dirty; a page the profile does not name stays out of the simulated
+// pool), as the session's own mark on it is (catalog.Profile.ByPrunes).
 func (p *Pins) prune(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind catalog.Kind, fpw bool) {
 	recs := catalog.PrunesFor(p.Version)[kind]
 	if !p.FreshSetup || len(recs) == 0 {
@@ -410,11 +420,30 @@ func (p *Pins) prune(pool *bufmgr.Pool, w *wal.WAL, be *bufmgr.Backend, kind cat
 		p.Pruned = map[string]bool{}
 	}
 	hints := pool.XLogHintBitIsNeeded()
+	prof := catalog.For(p.Version)
 	for _, r := range recs {
 		if p.Pruned[r.Page] {
 			continue
 		}
 		p.Pruned[r.Page] = true
+		if blk, ok := prof.Block(r.Page); ok {
+			// The prune marks the buffer dirty whether or not the session's
+			// profile marks the page (a later kind's mark on it is dropped:
+			// ByPrunes). It runs under the pin of the access that reaches
+			// the page, so a resident page (pinned by pinAll) takes no
+			// second access: a pin here would count a hit the server does
+			// not make and raise the buffer's usage count, which moves the
+			// sweep's victims. A page no longer resident (a transaction's
+			// later statement, whose session pins came at its start, in a
+			// pool its statements have cycled) is read back by that access.
+			tag := pg.BufferTag{Rel: pg.CatalogRel, Block: pg.BlockNumber(blk)}
+			if b := pool.Lookup(tag); b != pg.InvalidBuffer {
+				pool.MarkBufferDirty(be, b)
+			} else if b, _, err := pool.ReadBuffer(be, tag, nil); err == nil {
+				pool.MarkBufferDirty(be, b)
+				pool.Unpin(be, b)
+			}
+		}
 		switch {
 		case hints:
 			_, be.Now = w.Insert(be.Now, &be.WAL, r.Hint, 1)
