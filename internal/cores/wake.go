@@ -96,7 +96,7 @@ func (p *Pool) Await(b *Burst, end, now int64) int64 {
 		// the core frees at the step's start.
 		p.pull(p.cur.core, p.curAt)
 	}
-	b.observed = true
+	b.observed, b.prev = true, nil
 	return b.End()
 }
 
@@ -104,7 +104,8 @@ func (p *Pool) Await(b *Burst, end, now int64) int64 {
 // frees at t (its holder blocks or finishes): each that can start sooner
 // there moves, in the order they were woken (an idle CPU runs the woken
 // processes waiting on a busy one: newidle_balance). Bursts already
-// looked at (Await) or started stay.
+// looked at (Await) or started stay, and leave the list letting go of
+// their predecessor (a worker's chain of reads is not kept alive).
 func (p *Pool) pull(c int, t int64) {
 	k := p.deferred[:0]
 	for _, b := range p.deferred {
@@ -113,10 +114,12 @@ func (p *Pool) pull(c int, t int64) {
 		}
 		s := max(b.ready, t)
 		if b.observed || b.from <= s || b.from < p.floor {
-			continue // it stays: seen, or it runs by then anyway
+			b.prev = nil // it stays: seen, or it runs by then anyway
+			continue
 		}
 		if !p.remove(b.core, span{b.from, b.End()}) {
-			continue // forgotten (maxSpans)
+			b.prev = nil // forgotten (maxSpans)
+			continue
 		}
 		if p.held[b.core] == nil { // its own core, free: from its (earlier) start, not before the present
 			b.from = fit(p.cores[b.core], max(b.ready, p.floor), b.work)
