@@ -17,16 +17,14 @@ import (
 // the backend performs the read itself when it needs the data. Each process
 // has its own open files, hence its own readahead state.
 //
-// PostgreSQL 19's pool grows and shrinks (method_worker.c): it starts with
-// io_min_workers; when a worker takes a read and finds more queued than
-// there are workers (and no idle worker to wake), it asks the postmaster for
-// another (pgaio_worker_request_grow), which starts at most one every
-// io_worker_launch_interval, up to io_max_workers; a worker above the
-// minimum that stays idle for io_worker_idle_timeout exits. Modelled here:
-// the queue depth is counted when a read is submitted (the reads waiting for
-// a worker), a new worker can take reads once started (WorkerStartNs, a
-// postmaster fork), and idle workers above the minimum retire, highest first.
-// The wakeup-propagation heuristic that gates the request is not modelled.
+// PostgreSQL 19's pool grows and shrinks (method_worker.c): from
+// io_min_workers, a worker finding more reads queued than workers (none
+// idle to wake) asks the postmaster for another (pgaio_worker_request_grow),
+// started at most every io_worker_launch_interval, up to io_max_workers;
+// one above the minimum idle for io_worker_idle_timeout exits. Here the
+// queue is counted at each submission, a new worker takes reads once forked
+// (WorkerStartNs), and idle ones above the minimum retire, highest first;
+// the wakeup-propagation heuristic gating the request is not modelled.
 type IOModel struct {
 	costs     Costs
 	checksums bool // data_checksums: each block read is verified
@@ -42,9 +40,8 @@ type IOModel struct {
 // IOWorkerPool configures PostgreSQL 19's growing I/O worker pool; Max 0
 // keeps the pool at its starting size (18's io_workers).
 type IOWorkerPool struct {
-	Min, Max                        int
-	LaunchIntervalNs, IdleTimeoutNs int64
-	StartNs                         int64 // a new worker's fork and start-up
+	Min, Max                                 int
+	LaunchIntervalNs, IdleTimeoutNs, StartNs int64 // StartNs: a new worker's fork and start-up
 }
 
 type ioWorker struct {
@@ -91,7 +88,7 @@ func (m *IOModel) StartAsync(now int64, t pg.BufferTag, nblocks int) (int64, *co
 	if m.pool.Max > 0 {
 		m.resize(now)
 	}
-	best := m.earliest()
+	best := m.earliest(now)
 	start := max(now, m.workers[best].free)
 	if m.pool.Max > 0 && start > now {
 		// The read waits: with the reads already waiting, is the queue
@@ -99,7 +96,7 @@ func (m *IOModel) StartAsync(now int64, t pg.BufferTag, nblocks int) (int64, *co
 		if len(m.queued)+1 > len(m.workers) && len(m.workers) < m.pool.Max && now >= m.lastLaunch+m.pool.LaunchIntervalNs {
 			m.workers = append(m.workers, ioWorker{free: now + m.pool.StartNs})
 			m.lastLaunch = now
-			best = m.earliest()
+			best = m.earliest(now)
 			start = max(now, m.workers[best].free)
 		}
 		if start > now {
@@ -115,15 +112,19 @@ func (m *IOModel) StartAsync(now int64, t pg.BufferTag, nblocks int) (int64, *co
 	return done, b
 }
 
-// earliest is the worker free soonest (the lowest numbered of those).
-func (m *IOModel) earliest() int {
-	best := 0
+// earliest is the worker that can take a read submitted at now soonest
+// (cores.Resume: a busy one ending before a sleeping one wakes takes it
+// without sleeping); of equals, the one free longest, the lowest numbered.
+func (m *IOModel) earliest(now int64) int {
+	best, bt := 0, int64(0)
 	for i := range m.workers {
-		if w := &m.workers[i]; w.last != nil {
+		w := &m.workers[i]
+		if w.last != nil {
 			w.free = w.last.End()
 		}
-		if m.workers[i].free < m.workers[best].free {
-			best = i
+		t := m.cores.Resume(w.free, now)
+		if i == 0 || t < bt || t == bt && w.free < m.workers[best].free {
+			best, bt = i, t
 		}
 	}
 	return best

@@ -77,6 +77,10 @@ type Options struct {
 	// processes' CPU work shares (nil or 0: unlimited, a core each;
 	// `pgbufsim host-scale` prints the host's).
 	HostCPUs *int
+	// HostWakeup is host_wakeup: with HostCPUs, how long a sleeping process
+	// takes to run once woken onto an idle CPU ("0.05ms"; "": 0;
+	// `pgbufsim host-scale` measures it).
+	HostWakeup string
 	// CatalogPins leaves the catalog pages each session pins out when false
 	// (nil: on, as measured on real servers).
 	CatalogPins *bool
@@ -155,6 +159,7 @@ func (o *Options) settingsList() []Setting {
 	str("device_flush", o.DeviceFlush)
 	integer("device_write_mbps", o.DeviceWriteMBps)
 	integer("host_cpus", o.HostCPUs)
+	str("host_wakeup", o.HostWakeup)
 	boolean("catalog_pins", o.CatalogPins)
 	str("replacement", o.Replacement)
 	if o.UsageMax != 0 {

@@ -201,6 +201,8 @@ var gucs = []gucDef{
 		doc: "machine: the host's CPU cores that the simulated processes' CPU work shares (backends, parallel workers, I/O workers; 0: unlimited, each process has a core of its own; pgbufsim host-scale prints the host's)"},
 	{name: "host_sched_slice", kind: kindDuration, unitNs: 1e6, frac: true, min: -1e6, max: 1000e6, restart: true, machine: true, modelled: true, def: fixed("-1"),
 		doc: "machine: with host_cpus, the CPU the kernel's scheduler lets a process run before another runnable one takes its core, unless it blocks first (-1: Linux's base slice for host_cpus CPUs, 0.7 ms × (1 + log2 of the CPUs, at most 8); 0: no slices, processes alternate page by page; at most 1s; pgbufsim host-scale prints the host's)"},
+	{name: "host_wakeup", kind: kindDuration, unitNs: 1e6, frac: true, min: 0, max: 10e6, restart: true, machine: true, modelled: true, def: fixed("0"),
+		doc: "machine: with host_cpus, how long a process asleep on a latch or a pipe takes to run once woken onto an idle CPU (the waker's interrupt to it, its exit from the idle state; 0: at once; at most 10ms; pgbufsim host-scale measures the host's)"},
 	{name: "device_flush", kind: kindDuration, unitNs: 1e6, frac: true, min: -1e6, max: 1000e6, restart: true, machine: true, modelled: true, def: fixed("-1"),
 		doc: "machine: the device's cache flush that ends an fdatasync, after its written pages (-1: the device profile's; pgbufsim host-scale measures the host's)"},
 	{name: "device_write_mbps", kind: kindInt, min: -1, max: 100000, restart: true, machine: true, modelled: true, def: fixed("-1"),

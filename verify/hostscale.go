@@ -25,11 +25,22 @@ const HostScaleScenario = hostcpu.ScaleScenario
 // (runtime.NumCPU), which the servers started here share.
 func HostCPUs() int { return runtime.NumCPU() }
 
-// hostScaleScenarioOn is the calibration step on a host of cpus cores: the
-// simulator shares them among the backend and its I/O workers as the
-// server's processes share the host's (host_cpus).
-func hostScaleScenarioOn(cpus int) string {
-	return strings.Replace(HostScaleScenario, "bgwriter_lru_maxpages=0\n", fmt.Sprintf("bgwriter_lru_maxpages=0 host_cpus=%d\n", cpus), 1)
+// hostScaleScenarioOn is the calibration step on a host of cpus cores
+// whose wake-up onto an idle CPU takes wakeup ns: the simulator shares them
+// among the backend and its I/O workers as the server's processes share
+// the host's (host_cpus, host_wakeup).
+func hostScaleScenarioOn(cpus int, wakeup int64) string {
+	return strings.Replace(HostScaleScenario, "bgwriter_lru_maxpages=0\n", fmt.Sprintf("bgwriter_lru_maxpages=0 host_cpus=%d%s\n", cpus, wakeupSetting(wakeup)), 1)
+}
+
+// wakeupSetting is host_wakeup as a cluster line's setting (" host_wakeup=0.047ms",
+// to the µs; "" for 0, the default).
+func wakeupSetting(ns int64) string {
+	us := (ns + 500) / 1000
+	if us <= 0 {
+		return ""
+	}
+	return " host_wakeup=" + strconv.FormatFloat(float64(us)/1000, 'f', -1, 64) + "ms"
 }
 
 // HostScaleRuns is how many calibration steps a host measurement takes the
@@ -44,6 +55,9 @@ type HostScale struct {
 	CPUs int
 	// Slice is the host kernel's base slice, host_sched_slice (hostcpu.SchedSlice).
 	Slice int64
+	// Wakeup is a sleeping process's wake-up onto an idle CPU,
+	// host_wakeup (hostcpu.MeasureWakeup; 0 on one CPU).
+	Wakeup int64
 	// SimMs is the simulator's execution time of the step at
 	// host_time_scale=1; RealMs the server's in each run, in order.
 	SimMs  float64
@@ -66,7 +80,12 @@ func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Wri
 	}
 	scanLine := strings.Count(HostScaleScenario, "\n") // the last line: scan big
 	hs := &HostScale{CPUs: HostCPUs(), Slice: hostcpu.SchedSlice()}
-	scn := hostScaleScenarioOn(hs.CPUs)
+	wk, err := hostcpu.MeasureWakeup(hostcpu.WakeupRounds)
+	if err != nil {
+		return nil, err
+	}
+	hs.Wakeup = wk
+	scn := hostScaleScenarioOn(hs.CPUs, hs.Wakeup)
 	for i := range runs {
 		rep, err := Run(ctx, "host-scale.scn", scn, Options{PGBin: bin, Seed: 1})
 		if err != nil {
@@ -106,12 +125,14 @@ func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Wri
 // Settings is the measurement as a cluster line's machine settings:
 // host_time_scale, host_cpus, host_sched_slice when the kernel's is not
 // its default for host_cpus CPUs (a process pinned to fewer CPUs than the
-// machine's, a tuned kernel), and (when measured) the device's fdatasync.
+// machine's, a tuned kernel), host_wakeup when measured, and (when
+// measured) the device's fdatasync.
 func (h *HostScale) Settings() string {
 	s := fmt.Sprintf("host_time_scale=%g host_cpus=%d", h.Scale, h.CPUs)
 	if h.Slice > 0 && h.Slice != cores.DefaultSlice(h.CPUs) {
 		s += " host_sched_slice=" + strconv.FormatFloat(float64(h.Slice)/1e6, 'g', -1, 64) + "ms"
 	}
+	s += wakeupSetting(h.Wakeup)
 	if h.Device != nil {
 		s += " " + h.Device.Settings()
 	}
@@ -123,13 +144,13 @@ func (h *HostScale) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "server: %s\n", h.Server)
 	fmt.Fprintf(&b, "step: seed 000's count(*) of 32,768 pages after a checkpoint, checksums off (pgbufsim host-scale --print-scenario)\n")
-	fmt.Fprintf(&b, "simulated at host_time_scale=1 on the host's %d CPUs: %.3f ms\n", h.CPUs, h.SimMs)
+	fmt.Fprintf(&b, "simulated at host_time_scale=1 on the host's %d CPUs%s: %.3f ms\n", h.CPUs, wakeupSetting(h.Wakeup), h.SimMs)
 	ms := make([]string, len(h.RealMs))
 	for i, v := range h.RealMs {
 		ms[i] = fmt.Sprintf("%.3f", v)
 	}
 	fmt.Fprintf(&b, "on the server: %s ms\n", strings.Join(ms, ", "))
-	fmt.Fprintf(&b, "host_time_scale=%g host_cpus=%d (the kernel's base slice %.3g ms)\n", h.Scale, h.CPUs, float64(h.Slice)/1e6)
+	fmt.Fprintf(&b, "host_time_scale=%g host_cpus=%d (the kernel's base slice %.3g ms; a wake-up onto an idle CPU %.3f ms)\n", h.Scale, h.CPUs, float64(h.Slice)/1e6, float64(h.Wakeup)/1e6)
 	if d := h.Device; d != nil {
 		ms := make([]string, len(d.MedianMs))
 		for i, v := range d.MedianMs {

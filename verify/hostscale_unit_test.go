@@ -26,9 +26,9 @@ func TestHostScaleScenario(t *testing.T) {
 	}
 	require.Equal(t, 1, scans)
 	// The step runs on the host's cores: its cluster line names them.
-	on := hostScaleScenarioOn(2)
+	on := hostScaleScenarioOn(2, 47_400)
 	require.Equal(t, strings.Count(HostScaleScenario, "\n"), strings.Count(on, "\n"))
-	require.Contains(t, strings.SplitN(on, "\n", 3)[1], "bgwriter_lru_maxpages=0 host_cpus=2")
+	require.Contains(t, strings.SplitN(on, "\n", 3)[1], "bgwriter_lru_maxpages=0 host_cpus=2 host_wakeup=0.047ms")
 	g, err := scenario.Parse("host-scale.scn", on)
 	require.NoError(t, err)
 	require.Len(t, g.Steps, len(f.Steps))
@@ -44,4 +44,9 @@ func TestHostScaleSlice(t *testing.T) {
 	require.Equal(t, "host_time_scale=2 host_cpus=2", h.Settings())
 	h.CPUs = 1
 	require.Equal(t, "host_time_scale=2 host_cpus=1 host_sched_slice=1.4ms", h.Settings())
+	// The wake-up, to the µs: 52.6 µs is 0.053ms; under 0.5 µs none.
+	h.CPUs, h.Wakeup = 2, 52_600
+	require.Equal(t, "host_time_scale=2 host_cpus=2 host_wakeup=0.053ms", h.Settings())
+	h.Wakeup = 400
+	require.Equal(t, "host_time_scale=2 host_cpus=2", h.Settings())
 }

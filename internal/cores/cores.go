@@ -36,21 +36,34 @@ import "sort"
 // of the backend's own pages before its completion; placed after a
 // holder's slice, it moves earlier when a core frees first (Wake).
 //
+// A sleeping process woken onto an idle core starts the wake-up latency
+// later (host_wakeup, Wakeup): an I/O worker woken by a backend's
+// pgaio_worker_submit on the other CPU, a backend whose read an I/O worker
+// completed, asleep in WaitReadBuffers. The waker's interrupt to that CPU
+// and the CPU's exit from its idle state (on a virtual machine a halted
+// vCPU the hypervisor runs again) are 45–60 µs on a 2-vCPU VM, against
+// 3–4 µs between processes on one CPU, which switches from the waker to
+// the woken without idling: the serial scan that a backend and its I/O
+// worker take turns on runs twice as long on 2 CPUs as pinned to one. A
+// core is idle when no task holds it and no burst runs on it, or has just
+// ended there (Advance keeps the spans ending at the floor). A woken
+// process that runs on a busy core, after its holder, pays none.
+//
 // Not yet on the cores: the background writer, checkpointer, WAL writer
 // and autovacuum workers, and the backend of a statement that runs outside
 // the participants' loop (INSERT, COPY, VACUUM, CREATE INDEX: their I/O
-// workers' reads do take cores); nor the scheduler's own cost, the
-// context switches and latch wake-ups between a backend and its I/O
-// workers.
+// workers' reads do take cores); nor the scheduler's own cost of a context
+// switch.
 //
-// Spans that end at or before the floor (Advance: no process asks for a
-// core before it any more) are dropped; a core keeps at most maxSpans
-// (the oldest are forgotten), so the pool costs O(log n) a burst.
+// Spans that end before the floor (Advance: no process asks for a core
+// before it any more) are dropped; a core keeps at most maxSpans (the
+// oldest are forgotten), so the pool costs O(log n) a burst.
 type Pool struct {
 	cores [][]span
 	floor int64
 	work  int64
 	slice int64 // the scheduler's time slice (Schedule); 0: none
+	wake  int64 // a sleeping process's wake-up onto an idle core (host_wakeup)
 	// held is, for each core, the task holding it under Schedule (nil: none)
 	// and the CPU that task has run in its current slice.
 	held  []*Task
@@ -71,15 +84,48 @@ const maxSpans = 512
 // New is a pool of n cores whose scheduler gives a process slice ns of CPU
 // before another runnable process may take its core (Schedule; negative:
 // the kernel's default for n CPUs, DefaultSlice; 0: no slices, each burst
-// placed on its own, Step); n 0 is no pool (nil): unlimited cores.
-func New(n int, slice int64) *Pool {
+// placed on its own, Step) and on which a sleeping process woken onto an
+// idle core runs wake ns later; n 0 is no pool (nil): unlimited cores.
+func New(n int, slice, wake int64) *Pool {
 	if n <= 0 {
 		return nil
 	}
 	if slice < 0 {
 		slice = DefaultSlice(n)
 	}
-	return &Pool{cores: make([][]span, n), slice: slice, held: make([]*Task, n), used: make([]int64, n)}
+	return &Pool{cores: make([][]span, n), slice: slice, wake: max(wake, 0), held: make([]*Task, n), used: make([]int64, n)}
+}
+
+// Wakeup is a sleeping process's wake-up latency onto an idle core (0:
+// none, or no pool).
+func (p *Pool) Wakeup() int64 {
+	if p == nil {
+		return 0
+	}
+	return p.wake
+}
+
+// Resume is when a process that is busy until free can take work handed to
+// it at now: at free when it is still running then (it goes on without
+// sleeping: an I/O worker taking the next queued read); asleep, once woken,
+// a wake-up later (the core it is woken onto is idle, unless it has to
+// wait for one: Wake).
+func (p *Pool) Resume(free, now int64) int64 {
+	if free > now {
+		return free
+	}
+	return now + p.Wakeup()
+}
+
+// idle reports whether core c is idle at at: no task holds it and no burst
+// runs on it, or ends there (its process has just run).
+func (p *Pool) idle(c int, at int64) bool {
+	if p.held[c] != nil {
+		return false
+	}
+	spans := p.cores[c]
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].to >= at })
+	return i == len(spans) || spans[i].from > at
 }
 
 // Slice is the scheduler's time slice (0: none, or no pool).
@@ -176,14 +222,14 @@ func (p *Pool) insert(c int, s span) {
 }
 
 // Advance says no process will ask for a core before t: the spans that end
-// by then are dropped.
+// before then are dropped (one ending at t shows its core awake: idle).
 func (p *Pool) Advance(t int64) {
 	if p == nil || t <= p.floor {
 		return
 	}
 	p.floor = t
 	for c, spans := range p.cores {
-		i := sort.Search(len(spans), func(i int) bool { return spans[i].to > t })
+		i := sort.Search(len(spans), func(i int) bool { return spans[i].to >= t })
 		if i > 0 {
 			p.cores[c] = append(spans[:0], spans[i:]...)
 		}

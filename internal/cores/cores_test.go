@@ -9,7 +9,7 @@ import (
 // No pool: every burst runs at once (host_cpus=0, a core per process).
 func TestNilPool(t *testing.T) {
 	var p *Pool
-	require.Nil(t, New(0, 0))
+	require.Nil(t, New(0, 0, 0))
 	require.EqualValues(t, 150, p.Run(100, 50))
 	require.EqualValues(t, 150, p.Run(100, 50))
 	p.Advance(1000)
@@ -19,7 +19,7 @@ func TestNilPool(t *testing.T) {
 // One core: bursts asked for at the same time queue one after another;
 // a burst asked for while the core is idle starts at once.
 func TestOneCore(t *testing.T) {
-	p := New(1, 0)
+	p := New(1, 0, 0)
 	require.EqualValues(t, 10, p.Run(0, 10))  // [0,10)
 	require.EqualValues(t, 20, p.Run(0, 10))  // waits for the first: [10,20)
 	require.EqualValues(t, 35, p.Run(30, 5))  // idle at 30: [30,35)
@@ -32,7 +32,7 @@ func TestOneCore(t *testing.T) {
 // the one that ends first; four bursts of 10 at 0 take 20 (40 of work on 2
 // cores).
 func TestTwoCores(t *testing.T) {
-	p := New(2, 0)
+	p := New(2, 0, 0)
 	require.EqualValues(t, 10, p.Run(0, 10)) // core 0 [0,10)
 	require.EqualValues(t, 10, p.Run(0, 10)) // core 1 [0,10)
 	require.EqualValues(t, 20, p.Run(0, 10)) // core 0 [10,20)
@@ -53,7 +53,7 @@ func TestTwoCores(t *testing.T) {
 // on two cores; three take 3,000 (6,000 of work, 2 cores), whatever the order.
 func TestThroughput(t *testing.T) {
 	for procs, want := range map[int]int64{2: 2000, 3: 3000} {
-		p := New(2, 0)
+		p := New(2, 0, 0)
 		now := make([]int64, procs)
 		for range 1000 {
 			for i := range now {
@@ -70,7 +70,7 @@ func TestThroughput(t *testing.T) {
 
 // Advance forgets spans that ended; spans merge when they touch.
 func TestAdvance(t *testing.T) {
-	p := New(1, 0)
+	p := New(1, 0, 0)
 	p.Run(0, 10)
 	p.Run(10, 10) // merges with [0,10): [0,20)
 	require.Len(t, p.cores[0], 1)

@@ -15,6 +15,7 @@ type Task struct {
 	at    int64 // waking: when it becomes runnable
 	work  int64 // waking or queued: the CPU it runs first when it gets a core
 	last  bool  // that CPU is its last step's: it finishes after it
+	slept bool  // waking: it blocked in a step (not a start), asleep on its last core
 }
 
 type taskState uint8
@@ -89,7 +90,7 @@ func (p *Pool) Schedule(ts []*Task, before func(t int64) bool) error {
 		return p.interleave(ts, before)
 	}
 	for _, t := range ts {
-		t.state, t.at, t.work, t.last = waking, *t.Now, 0, false
+		t.state, t.at, t.work, t.last, t.slept = waking, *t.Now, 0, false, false
 	}
 	p.queue = p.queue[:0]
 	for {
@@ -117,7 +118,16 @@ func (p *Pool) Schedule(ts []*Task, before func(t int64) bool) error {
 		}
 		p.Advance(at)
 		if next.state == waking {
-			if c := p.freeCore(at); c >= 0 {
+			c := p.freeCore(at)
+			if next.slept && p.held[next.core] == nil && fit(p.cores[next.core], at, 1) == at {
+				c = next.core // woken where it slept (select_task_rq_fair keeps an idle prev CPU)
+			}
+			if c >= 0 {
+				if next.slept && p.idle(c, at) {
+					// The core idled while it slept: it runs a wake-up later.
+					*next.Waited += p.wake
+					at += p.wake
+				}
 				p.give(c, next, at)
 			} else {
 				next.state = queued
@@ -145,7 +155,7 @@ func (p *Pool) Schedule(ts []*Task, before func(t int64) bool) error {
 		wait := *next.Waited - w0
 		work := *next.Now - t0 - wait
 		if wait > 0 { // it blocked at the step's start: the core goes to the queue's first
-			next.state, next.at, next.work, next.last = waking, t0+wait, max(work, 0), done
+			next.state, next.at, next.work, next.last, next.slept = waking, t0+wait, max(work, 0), done, true
 			p.release(c, t0)
 			continue
 		}
@@ -219,7 +229,7 @@ func (p *Pool) freeCore(at int64) int {
 // its slice starting.
 func (p *Pool) give(c int, t *Task, at int64) {
 	p.held[c], p.used[c] = t, 0
-	t.state, t.core = running, c
+	t.state, t.core, t.slept = running, c, false
 	*t.Now = at
 	if t.work > 0 {
 		*t.Now = p.burst(t, at, t.work)

@@ -56,8 +56,8 @@ func TestDefaultSlice(t *testing.T) {
 	for n, want := range map[int]int64{1: 700_000, 2: 1_400_000, 3: 1_400_000, 4: 2_100_000, 7: 2_100_000, 8: 2_800_000, 64: 2_800_000} {
 		require.Equal(t, want, DefaultSlice(n), "%d CPUs", n)
 	}
-	require.EqualValues(t, 1_400_000, New(2, -1).Slice())
-	require.EqualValues(t, 0, New(2, 0).Slice())
+	require.EqualValues(t, 1_400_000, New(2, -1, 0).Slice())
+	require.EqualValues(t, 0, New(2, 0, 0).Slice())
 	require.Zero(t, (*Pool)(nil).Slice())
 }
 
@@ -69,7 +69,7 @@ func TestDefaultSlice(t *testing.T) {
 func TestScheduleSlices(t *testing.T) {
 	a := &task{name: "a", steps: 25, cpu: 10}
 	b := &task{name: "b", steps: 25, cpu: 10}
-	order, _ := schedule(t, New(1, 100), a, b)
+	order, _ := schedule(t, New(1, 100, 0), a, b)
 	require.Equal(t, "aaaaaaaaaabbbbbbbbbbaaaaaaaaaabbbbbbbbbbaaaaabbbbb", order)
 	require.EqualValues(t, 450, a.now)
 	require.EqualValues(t, 500, b.now)
@@ -77,7 +77,7 @@ func TestScheduleSlices(t *testing.T) {
 	// is earliest steps next), ending at 490 and 500.
 	a2 := &task{name: "a", steps: 25, cpu: 10}
 	b2 := &task{name: "b", steps: 25, cpu: 10}
-	order, _ = schedule(t, New(1, 0), a2, b2)
+	order, _ = schedule(t, New(1, 0, 0), a2, b2)
 	require.Equal(t, "ab", order[:2])
 	require.Equal(t, "abababababababababababababababababababababababab", order[:48])
 	require.EqualValues(t, 490, a2.now)
@@ -92,7 +92,7 @@ func TestScheduleSlices(t *testing.T) {
 func TestScheduleBlock(t *testing.T) {
 	a := &task{name: "a", steps: 10, cpu: 10, waits: map[int]int64{2: 50}}
 	b := &task{name: "b", steps: 12, cpu: 10}
-	order, at := schedule(t, New(1, 100), a, b)
+	order, at := schedule(t, New(1, 100, 0), a, b)
 	require.Equal(t, "aaabbbbbbbbbbaaaaaaabb", order)
 	require.Equal(t, []int64{0, 10, 20, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 130, 140, 150, 160, 170, 180, 190, 200, 210}, at)
 	require.EqualValues(t, 200, a.now)
@@ -109,7 +109,7 @@ func TestScheduleTwoCores(t *testing.T) {
 	a := &task{name: "a", steps: 15, cpu: 10}
 	b := &task{name: "b", steps: 15, cpu: 10}
 	c := &task{name: "c", steps: 15, cpu: 10}
-	schedule(t, New(2, 100), a, b, c)
+	schedule(t, New(2, 100, 0), a, b, c)
 	require.EqualValues(t, 150, a.now)
 	require.EqualValues(t, 200, b.now)
 	require.EqualValues(t, 250, c.now)
@@ -120,7 +120,7 @@ func TestScheduleTwoCores(t *testing.T) {
 // holder's steps. A holder whose core such a burst delays moves to a free
 // core that can run its step sooner.
 func TestScheduleRunBursts(t *testing.T) {
-	p := New(2, 1000)
+	p := New(2, 1000, 0)
 	var read int64
 	a := &task{name: "a", steps: 3, cpu: 10}
 	ts := []*Task{a.Task()}
@@ -142,7 +142,7 @@ func TestScheduleRunBursts(t *testing.T) {
 	// One core: the read at 5 runs [5,55) while a holds the core: a's first
 	// step's CPU runs [0,5), is preempted, and resumes after the read
 	// ([55,60)); its others follow ([60,70), [70,80)).
-	p = New(1, 1000)
+	p = New(1, 1000, 0)
 	a = &task{name: "a", steps: 3, cpu: 10}
 	a.log, a.at = &log, &at
 	t1 := a.Task()
@@ -156,4 +156,39 @@ func TestScheduleRunBursts(t *testing.T) {
 	require.NoError(t, p.Schedule([]*Task{t1}, func(int64) bool { return false }))
 	require.EqualValues(t, 55, read)
 	require.EqualValues(t, 80, a.now)
+}
+
+// host_wakeup: a task that blocked runs again a wake-up later when its core
+// idled meanwhile. Two cores, slice 1,000, wake-up 50; a's 2nd step (at 10)
+// waits 100: it sleeps [10,110) with nothing on its core, so it runs from
+// 160: its CPU [160,170), its 3rd step [170,180); 50 more waited. Without a
+// wake-up it ends at 130.
+func TestScheduleWakeLatency(t *testing.T) {
+	a := &task{name: "a", steps: 3, cpu: 10, waits: map[int]int64{1: 100}}
+	_, at := schedule(t, New(2, 1000, 50), a)
+	require.Equal(t, []int64{0, 10, 170}, at)
+	require.EqualValues(t, 180, a.now)
+	require.EqualValues(t, 150, a.wait)
+	b := &task{name: "b", steps: 3, cpu: 10, waits: map[int]int64{1: 100}}
+	schedule(t, New(2, 1000, 0), b)
+	require.EqualValues(t, 130, b.now)
+
+	// One core, and the process that wakes it ran there up to the wake-up
+	// (an I/O worker's read [50,110), Run): the core did not idle, so no
+	// wake-up: a runs [110,120), [120,130).
+	p := New(1, 1000, 50)
+	var log []string
+	var at2 []int64
+	c := &task{name: "c", steps: 3, cpu: 10, waits: map[int]int64{1: 100}, log: &log, at: &at2}
+	tc := c.Task()
+	step := tc.Step
+	tc.Step = func() (bool, error) {
+		if c.now == 10 {
+			require.EqualValues(t, 110, p.Run(50, 60))
+		}
+		return step()
+	}
+	require.NoError(t, p.Schedule([]*Task{tc}, func(int64) bool { return false }))
+	require.EqualValues(t, 130, c.now)
+	require.EqualValues(t, 100, c.wait)
 }

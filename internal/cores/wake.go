@@ -25,8 +25,10 @@ func (b *Burst) End() int64 { return b.from + b.work }
 // Wake places the burst of work ns of a process woken at at (an I/O worker
 // taking a read: pgaio_worker_submit's SetLatch) and returns its end, and
 // the burst when it may move: it starts after at (after a holder's slice,
-// or behind other bursts) or follows prev (nil: it stays where it is). It runs on the core where it starts soonest:
-// a core no task holds from its first gap at or after at; a core a task
+// or behind other bursts) or follows prev (nil: it stays where it is). It
+// runs on the core where it starts soonest: an idle core a wake-up after at
+// (Wakeup; a process going on from prev without sleeping pays none); any
+// other core no task holds from its first gap at or after at; a core a task
 // of Schedule holds not before that holder's slice ends — Linux's EEVDF
 // does not preempt a running task inside its slice for a woken one of equal
 // weight (check_preempt_wakeup_fair preempts only when pick_eevdf picks the
@@ -44,26 +46,30 @@ func (p *Pool) Wake(now, at, work int64, prev *Burst) (int64, *Burst) {
 	if prev != nil && (prev.observed || prev.End() <= now) {
 		prev = nil // it did not wait for it, or it stays where it is
 	}
-	best, begin := 0, int64(0)
+	best, begin, ready := 0, int64(0), at
 	for i := range p.cores {
-		s := at
+		s, r := at, at
 		cont := prev != nil && prev.core == i && prev.End() == at // the worker goes on to its next read without sleeping
-		if p.held[i] != nil && p.slice > 0 && !cont {
+		switch {
+		case cont:
+		case p.held[i] != nil && p.slice > 0:
 			s = max(at, p.sliceEnd(i, at))
+		case p.wake > 0 && p.idle(i, at):
+			s, r = at+p.wake, at+p.wake // asleep, woken onto an idle core
 		}
 		b := fit(p.cores[i], s, work)
 		if i == 0 || b < begin {
-			best, begin = i, b
+			best, begin, ready = i, b, r
 			if b == at {
 				break
 			}
 		}
 	}
 	end := p.place(best, begin, work)
-	if begin == at && prev == nil {
+	if begin == ready && prev == nil {
 		return end, nil
 	}
-	w := &Burst{ready: at, work: work, core: best, from: begin, prev: prev}
+	w := &Burst{ready: ready, work: work, core: best, from: begin, prev: prev}
 	if prev != nil {
 		w.lead = at - prev.End()
 	}

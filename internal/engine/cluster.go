@@ -117,7 +117,7 @@ func NewCluster(s *Settings, seed uint64) (*Cluster, error) {
 	p, err := bufmgr.NewPool(bufmgr.Config{
 		NBuffers: s.NBuffers(), Version: s.Version,
 		Checksums: s.Bool("data_checksums"), WALLogHints: s.Bool("wal_log_hints"),
-		IOWorkers: ioWorkers, IOPool: pool, Costs: costs.Buf, Storage: st, Cores: cores.New(int(s.Int("host_cpus")), s.Int("host_sched_slice")),
+		IOWorkers: ioWorkers, IOPool: pool, Costs: costs.Buf, Storage: st, Cores: cores.New(int(s.Int("host_cpus")), s.Int("host_sched_slice"), s.Int("host_wakeup")),
 		Replacement: s.Enum("replacement"), UsageMax: int(s.Int("usage_max")), Reject: s.Reject(),
 		NoFreeList: !s.Bool("freelist"),
 	}, w)
