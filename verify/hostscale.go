@@ -144,13 +144,13 @@ func (h *HostScale) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "server: %s\n", h.Server)
 	fmt.Fprintf(&b, "step: seed 000's count(*) of 32,768 pages after a checkpoint, checksums off (pgbufsim host-scale --print-scenario)\n")
-	fmt.Fprintf(&b, "simulated at host_time_scale=1 on the host's %d CPUs%s: %.3f ms\n", h.CPUs, wakeupSetting(h.Wakeup), h.SimMs)
+	fmt.Fprintf(&b, "simulated at host_time_scale=1 host_cpus=%d%s (the host's CPUs): %.3f ms\n", h.CPUs, wakeupSetting(h.Wakeup), h.SimMs)
 	ms := make([]string, len(h.RealMs))
 	for i, v := range h.RealMs {
 		ms[i] = fmt.Sprintf("%.3f", v)
 	}
 	fmt.Fprintf(&b, "on the server: %s ms\n", strings.Join(ms, ", "))
-	fmt.Fprintf(&b, "host_time_scale=%g host_cpus=%d (the kernel's base slice %.3g ms; a wake-up onto an idle CPU %.3f ms)\n", h.Scale, h.CPUs, float64(h.Slice)/1e6, float64(h.Wakeup)/1e6)
+	fmt.Fprintf(&b, "host_time_scale=%g host_cpus=%d%s (the kernel's base slice %.3g ms; host_wakeup: a wake-up onto an idle CPU, half a pipe round trip between two CPUs)\n", h.Scale, h.CPUs, wakeupSetting(h.Wakeup), float64(h.Slice)/1e6)
 	if d := h.Device; d != nil {
 		ms := make([]string, len(d.MedianMs))
 		for i, v := range d.MedianMs {
