@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -30,17 +31,7 @@ func HostCPUs() int { return runtime.NumCPU() }
 // among the backend and its I/O workers as the server's processes share
 // the host's (host_cpus, host_wakeup).
 func hostScaleScenarioOn(cpus int, wakeup int64) string {
-	return strings.Replace(HostScaleScenario, "bgwriter_lru_maxpages=0\n", fmt.Sprintf("bgwriter_lru_maxpages=0 host_cpus=%d%s\n", cpus, wakeupSetting(wakeup)), 1)
-}
-
-// wakeupSetting is host_wakeup as a cluster line's setting (" host_wakeup=0.047ms",
-// to the µs; "" for 0, the default).
-func wakeupSetting(ns int64) string {
-	us := (ns + 500) / 1000
-	if us <= 0 {
-		return ""
-	}
-	return " host_wakeup=" + strconv.FormatFloat(float64(us)/1000, 'f', -1, 64) + "ms"
+	return strings.Replace(HostScaleScenario, "bgwriter_lru_maxpages=0\n", fmt.Sprintf("bgwriter_lru_maxpages=0 host_cpus=%d%s\n", cpus, hostcpu.WakeupSetting(wakeup)), 1)
 }
 
 // HostScaleRuns is how many calibration steps a host measurement takes the
@@ -81,7 +72,11 @@ func MeasureHostScale(ctx context.Context, bin string, runs int, progress io.Wri
 	scanLine := strings.Count(HostScaleScenario, "\n") // the last line: scan big
 	hs := &HostScale{CPUs: HostCPUs(), Slice: hostcpu.SchedSlice()}
 	wk, err := hostcpu.MeasureWakeup(hostcpu.WakeupRounds)
-	if err != nil {
+	if errors.Is(err, hostcpu.ErrNoPython) {
+		if progress != nil {
+			fmt.Fprintln(progress, err) // not measurable here: the step runs with host_wakeup=0
+		}
+	} else if err != nil {
 		return nil, err
 	}
 	hs.Wakeup = wk
@@ -132,7 +127,7 @@ func (h *HostScale) Settings() string {
 	if h.Slice > 0 && h.Slice != cores.DefaultSlice(h.CPUs) {
 		s += " host_sched_slice=" + strconv.FormatFloat(float64(h.Slice)/1e6, 'g', -1, 64) + "ms"
 	}
-	s += wakeupSetting(h.Wakeup)
+	s += hostcpu.WakeupSetting(h.Wakeup)
 	if h.Device != nil {
 		s += " " + h.Device.Settings()
 	}
@@ -144,13 +139,13 @@ func (h *HostScale) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "server: %s\n", h.Server)
 	fmt.Fprintf(&b, "step: seed 000's count(*) of 32,768 pages after a checkpoint, checksums off (pgbufsim host-scale --print-scenario)\n")
-	fmt.Fprintf(&b, "simulated at host_time_scale=1 host_cpus=%d%s (the host's CPUs): %.3f ms\n", h.CPUs, wakeupSetting(h.Wakeup), h.SimMs)
+	fmt.Fprintf(&b, "simulated at host_time_scale=1 host_cpus=%d%s (the host's CPUs): %.3f ms\n", h.CPUs, hostcpu.WakeupSetting(h.Wakeup), h.SimMs)
 	ms := make([]string, len(h.RealMs))
 	for i, v := range h.RealMs {
 		ms[i] = fmt.Sprintf("%.3f", v)
 	}
 	fmt.Fprintf(&b, "on the server: %s ms\n", strings.Join(ms, ", "))
-	fmt.Fprintf(&b, "host_time_scale=%g host_cpus=%d%s (the kernel's base slice %.3g ms; host_wakeup: a wake-up onto an idle CPU, half a pipe round trip between two CPUs)\n", h.Scale, h.CPUs, wakeupSetting(h.Wakeup), float64(h.Slice)/1e6)
+	fmt.Fprintf(&b, "host_time_scale=%g host_cpus=%d%s (the kernel's base slice %.3g ms; host_wakeup: a wake-up onto an idle CPU, half a pipe round trip between two CPUs)\n", h.Scale, h.CPUs, hostcpu.WakeupSetting(h.Wakeup), float64(h.Slice)/1e6)
 	if d := h.Device; d != nil {
 		ms := make([]string, len(d.MedianMs))
 		for i, v := range d.MedianMs {

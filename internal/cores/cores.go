@@ -41,10 +41,11 @@ import "sort"
 // pgaio_worker_submit on the other CPU, a backend whose read an I/O worker
 // completed, asleep in WaitReadBuffers. The waker's interrupt to that CPU
 // and the CPU's exit from its idle state (on a virtual machine a halted
-// vCPU the hypervisor runs again) are 45–60 µs on a 2-vCPU VM, against
-// 3–4 µs between processes on one CPU, which switches from the waker to
-// the woken without idling: the serial scan that a backend and its I/O
-// worker take turns on runs twice as long on 2 CPUs as pinned to one. A
+// vCPU the hypervisor runs again) were 20–60 µs on the 2-vCPU VMs
+// measured, against 3–4 µs between processes on one CPU, which switches
+// from the waker to the woken without idling: the serial scan that a
+// backend and its I/O worker take turns on ran two to three times as long
+// on 2 CPUs as pinned to one (13.1–13.7 ms against 28.4–38.4). A
 // core is idle when no task holds it and no burst runs on it, or has just
 // ended there (Advance keeps the spans ending at the floor). A woken
 // process that runs on a busy core, after its holder, pays none.

@@ -87,3 +87,13 @@ func MeasureWakeup(rounds int) (int64, error) {
 	}
 	return ns / 2, nil
 }
+
+// WakeupSetting is host_wakeup as a cluster line's setting
+// (" host_wakeup=0.047ms", to the µs; "" for 0, the default).
+func WakeupSetting(ns int64) string {
+	us := (ns + 500) / 1000
+	if us <= 0 {
+		return ""
+	}
+	return " host_wakeup=" + strconv.FormatFloat(float64(us)/1000, 'f', -1, 64) + "ms"
+}
